@@ -1,0 +1,157 @@
+#include "app/cli/bench_workloads.h"
+
+#include "app/io/image_io.h"
+#include "compute/line_geometry.h"
+#include "compute/line_morph.h"
+#include "compute/sweep.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+
+namespace linescope::cli::bench {
+
+cv::Mat makeStructuredImage(int width, int height, std::uint64_t seed) {
+    cv::RNG rng(seed);
+    cv::Mat img(height, width, CV_8UC1);
+    rng.fill(img, cv::RNG::UNIFORM, 0, 64);
+    const int lines = std::max(8, width * height / 20000);
+    for (int i = 0; i < lines; ++i) {
+        const cv::Point a(rng.uniform(0, width), rng.uniform(0, height));
+        const double angle = rng.uniform(0.0, CV_PI);
+        const double len = rng.uniform(10.0, 0.5 * std::max(width, height));
+        const cv::Point b(a.x + static_cast<int>(len * std::cos(angle)), a.y - static_cast<int>(len * std::sin(angle)));
+        cv::line(img, a, b, cv::Scalar(rng.uniform(96, 256)), rng.uniform(1, 4), cv::LINE_8);
+    }
+    for (int i = 0; i < lines / 8; ++i) {
+        const cv::Point a(rng.uniform(0, width), rng.uniform(0, height));
+        const cv::Size s(rng.uniform(4, 64), rng.uniform(4, 64));
+        cv::rectangle(img, cv::Rect(a, s), cv::Scalar(rng.uniform(64, 200)), cv::FILLED);
+    }
+    return img;
+}
+
+cv::Mat segmentKernel(double angleDegrees, int length) {
+    const LineFamily fam = lineFamily(angleDegrees, 1, 1);
+    const Segment seg = segmentOf(length);
+    std::vector<cv::Point> pts;
+    int reach = 0;
+    for (int k = -seg.a; k <= seg.b; ++k) {
+        const int o = static_cast<int>(fam.off(k));
+        pts.push_back(fam.yMajor ? cv::Point(o, k) : cv::Point(k, o));
+        reach = std::max({reach, std::abs(o), std::abs(k)});
+    }
+    // A centred square kernel so that its anchor (the default, the centre) is the pixel k = 0.
+    const int side = 2 * reach + 1;
+    cv::Mat kernel = cv::Mat::zeros(side, side, CV_8UC1);
+    for (const auto& p : pts) kernel.at<std::uint8_t>(p.y + reach, p.x + reach) = 1;
+    return kernel;
+}
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+std::string compareImages(const cv::Mat& engine, const cv::Mat& opencv) {
+    const double differing = static_cast<double>(cv::countNonZero(engine != opencv));
+    if (differing == 0) return "identical results";
+    return "results differ at " + fmt("%.2f", 100.0 * differing / static_cast<double>(engine.total())) +
+           "% of pixels (line paths vs a translation-invariant kernel)";
+}
+
+Workload makeOpening(const std::string& name, double angle, int length, bool quick) {
+    const int side = quick ? 512 : 2048;
+    struct State {
+        cv::Mat src, engineOut, cvOut, kernel;
+    };
+    auto st = std::make_shared<State>();
+    st->src = makeStructuredImage(side, side, 20261101);
+    st->engineOut.create(side, side, CV_8UC1);
+    st->cvOut.create(side, side, CV_8UC1);
+    st->kernel = segmentKernel(angle, length);
+    Workload w;
+    w.name = name;
+    w.label = "opening " + std::to_string(side) + "×" + std::to_string(side) + " u8, " + fmt("%g", angle) +
+              "°, λ=" + std::to_string(length);
+    w.engine = [st, angle, length](int threads) {
+        EngineOptions opt;
+        opt.backend = Backend::Cpu;
+        opt.threads = threads;
+        lineMorph<std::uint8_t>(MorphOp::Open, io::viewOf<std::uint8_t>(st->src),
+                                io::mutableViewOf<std::uint8_t>(st->engineOut), {angle, length}, opt);
+    };
+    w.opencv = [st] { cv::morphologyEx(st->src, st->cvOut, cv::MORPH_OPEN, st->kernel); };
+    w.check = [st] { return compareImages(st->engineOut, st->cvOut); };
+    return w;
+}
+
+Workload makeSweep(const std::string& name, int length, bool quick) {
+    const int side = quick ? 160 : 640;
+    const AngleSet angles{0, quick ? 5.0 : 1.0, quick ? 36 : 180};
+    struct State {
+        cv::Mat src, tmp, sup, arg, mask;
+        std::vector<cv::Mat> kernels;
+        std::vector<double> spectrum;
+        SweepResult<std::uint8_t> result;
+    };
+    auto st = std::make_shared<State>();
+    st->src = makeStructuredImage(side, side, 20261102);
+    for (int k = 0; k < angles.count; ++k) st->kernels.push_back(segmentKernel(angles.angle(k), length));
+    st->spectrum.assign(static_cast<std::size_t>(angles.count), 0.0);
+    st->sup.create(side, side, CV_8UC1);
+    st->arg.create(side, side, CV_16UC1);
+    Workload w;
+    w.name = name;
+    w.label = "sweep " + std::to_string(side) + "×" + std::to_string(side) + " u8, " + std::to_string(angles.count) +
+              " angles, λ=" + std::to_string(length) + ": sup + arg + spectrum";
+    w.engine = [st, angles, length](int threads) {
+        EngineOptions opt;
+        opt.backend = Backend::Cpu;
+        opt.threads = threads;
+        st->result = sweep<std::uint8_t>(io::viewOf<std::uint8_t>(st->src), {MorphOp::Open, length, angles}, opt);
+    };
+    w.opencv = [st] {
+        for (std::size_t k = 0; k < st->kernels.size(); ++k) {
+            cv::morphologyEx(st->src, st->tmp, cv::MORPH_OPEN, st->kernels[k]);
+            if (k == 0) {
+                st->tmp.copyTo(st->sup);
+                st->arg.setTo(0);
+            } else {
+                cv::compare(st->tmp, st->sup, st->mask, cv::CMP_GT);
+                st->arg.setTo(static_cast<double>(k), st->mask);
+                cv::max(st->sup, st->tmp, st->sup);
+            }
+            st->spectrum[k] = cv::sum(st->tmp)[0];
+        }
+    };
+    w.check = [st] { return "supremum: " + compareImages(io::matOf(st->result.sup), st->sup); };
+    return w;
+}
+
+}  // namespace
+
+std::vector<std::string> workloadNames() {
+    return {"open-0-11", "open-0-41", "open-0-251", "open-30-11", "open-30-41", "open-30-251", "sweep-41"};
+}
+
+Workload makeWorkload(const std::string& name, bool quick) {
+    if (name == "sweep-41") return makeSweep(name, 41, quick);
+    double angle = 0;
+    int length = 0;
+    if (std::sscanf(name.c_str(), "open-%lf-%d", &angle, &length) == 2) {
+        for (const auto& known : workloadNames())
+            if (known == name) return makeOpening(name, angle, length, quick);
+    }
+    throw std::invalid_argument("unknown workload '" + name + "'");
+}
+
+}  // namespace linescope::cli::bench

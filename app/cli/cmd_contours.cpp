@@ -1,0 +1,235 @@
+// linescope-cli contours (--threshold T | --otsu) [--mode M] [--approx A] IN [--json OUT] [--svg OUT]
+#include "app/cli/commands.h"
+#include "app/cli/common.h"
+#include "app/io/image_io.h"
+#include "app/io/json_writer.h"
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace linescope::cli {
+
+namespace {
+constexpr const char* kHelp =
+    "usage: linescope-cli contours (--threshold T | --otsu) [options] IN [--json OUT] [--svg OUT]\n"
+    "\n"
+    "Binarizes IN (pixels > T become 1, or Otsu's threshold) and traces the borders of the\n"
+    "non-zero pixels with OpenCV's findContours (8-connectivity, the image frame taken as\n"
+    "zero), then prints the number of contours.\n"
+    "\n"
+    "options:\n"
+    "  --threshold T      pixels greater than T are foreground (any real T)\n"
+    "  --otsu             Otsu's threshold; uint16 and float32 images are first scaled to\n"
+    "                     8 bits (min → 0, max → 255), which is said on stderr\n"
+    "  --mode M           external, list, ccomp or tree (default tree)\n"
+    "  --approx A         none or simple (CHAIN_APPROX_NONE / _SIMPLE; default none)\n"
+    "  --json OUT         write {\"contours\": [{\"points\": [[x, y], ...], \"parent\": i,\n"
+    "                     \"hole\": bool}, ...], \"mode\": M, \"approx\": A, \"width\": W,\n"
+    "                     \"height\": H, \"threshold\": T}. parent is the index of the parent\n"
+    "                     contour in the mode's hierarchy, or -1. hole says whether the\n"
+    "                     contour is a hole border: in tree and ccomp its depth is odd; in\n"
+    "                     list it is the same depth-based answer from a tree pass over the\n"
+    "                     same image (matched by the traced points); in external always false\n"
+    "                     (only outer borders are returned)\n"
+    "  --svg OUT          draw the contours as SVG polygons through the pixel centres:\n"
+    "                     outer borders red, hole borders blue\n"
+    "  --svg-image        draw them over the input (embedded as 8-bit PNG; uint16 and\n"
+    "                     float32 scaled min → 0, max → 255) instead of over nothing\n"
+    "  --backend B        cpu or auto (GPU contours are not available in this build)\n";
+
+struct Traced {
+    std::vector<std::vector<cv::Point>> contours;
+    std::vector<cv::Vec4i> hierarchy;
+    std::vector<bool> hole;
+};
+
+int modeOf(const std::string& s) {
+    if (s == "external") return cv::RETR_EXTERNAL;
+    if (s == "list") return cv::RETR_LIST;
+    if (s == "ccomp") return cv::RETR_CCOMP;
+    if (s == "tree") return cv::RETR_TREE;
+    throw UsageError("--mode must be external, list, ccomp or tree, got '" + s + "'");
+}
+
+int approxOf(const std::string& s) {
+    if (s == "none") return cv::CHAIN_APPROX_NONE;
+    if (s == "simple") return cv::CHAIN_APPROX_SIMPLE;
+    throw UsageError("--approx must be none or simple, got '" + s + "'");
+}
+
+std::vector<bool> holesByDepth(const std::vector<cv::Vec4i>& hierarchy) {
+    std::vector<bool> hole(hierarchy.size(), false);
+    for (std::size_t i = 0; i < hierarchy.size(); ++i) {
+        int depth = 0;
+        for (int p = hierarchy[i][3]; p >= 0; p = hierarchy[static_cast<std::size_t>(p)][3]) ++depth;
+        hole[i] = depth % 2 == 1;
+    }
+    return hole;
+}
+
+Traced trace(const cv::Mat& binary, int mode, int method) {
+    Traced t;
+    cv::findContours(binary, t.contours, t.hierarchy, mode, method);
+    if (mode == cv::RETR_TREE || mode == cv::RETR_CCOMP) {
+        t.hole = holesByDepth(t.hierarchy);
+    } else if (mode == cv::RETR_EXTERNAL) {
+        t.hole.assign(t.contours.size(), false);
+    } else {  // LIST: the depth-based answer of a tree pass, matched by the traced points
+        std::vector<std::vector<cv::Point>> treeContours;
+        std::vector<cv::Vec4i> treeHierarchy;
+        cv::findContours(binary, treeContours, treeHierarchy, cv::RETR_TREE, method);
+        const std::vector<bool> treeHole = holesByDepth(treeHierarchy);
+        auto key = [](const std::vector<cv::Point>& c) {
+            std::vector<int> k;
+            k.reserve(c.size() * 2);
+            for (const auto& p : c) { k.push_back(p.x); k.push_back(p.y); }
+            return k;
+        };
+        std::multimap<std::vector<int>, bool> byPoints;
+        for (std::size_t i = 0; i < treeContours.size(); ++i) byPoints.emplace(key(treeContours[i]), treeHole[i]);
+        t.hole.assign(t.contours.size(), false);
+        for (std::size_t i = 0; i < t.contours.size(); ++i) {
+            auto it = byPoints.find(key(t.contours[i]));
+            if (it != byPoints.end()) { t.hole[i] = it->second; byPoints.erase(it); }
+        }
+    }
+    return t;
+}
+
+void writeText(const std::string& path, const std::string& text) {
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+    f.close();
+    if (!f) throw io::IoError("cannot write '" + path + "'");
+}
+
+std::string toJson(const Traced& t, const std::string& mode, const std::string& approx, const cv::Mat& binary,
+                   const std::string& thresholdJson) {
+    std::string s = "{\"contours\": [";
+    for (std::size_t i = 0; i < t.contours.size(); ++i) {
+        s += i ? ",\n  " : "\n  ";
+        s += "{\"points\": [";
+        const auto& c = t.contours[i];
+        for (std::size_t j = 0; j < c.size(); ++j) {
+            if (j) s += ", ";
+            s += '[';
+            s += std::to_string(c[j].x);
+            s += ", ";
+            s += std::to_string(c[j].y);
+            s += ']';
+        }
+        s += "], \"parent\": ";
+        s += std::to_string(t.hierarchy[i][3]);
+        s += ", \"hole\": ";
+        s += t.hole[i] ? "true}" : "false}";
+    }
+    s += t.contours.empty() ? "]" : "\n]";
+    s += ", \"mode\": " + io::jsonString(mode) + ", \"approx\": " + io::jsonString(approx) +
+         ", \"width\": " + std::to_string(binary.cols) + ", \"height\": " + std::to_string(binary.rows) +
+         ", \"threshold\": " + thresholdJson + "}\n";
+    return s;
+}
+
+std::string base64(const std::vector<uchar>& bytes) {
+    static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    for (std::size_t i = 0; i < bytes.size(); i += 3) {
+        const unsigned b0 = bytes[i];
+        const unsigned b1 = i + 1 < bytes.size() ? bytes[i + 1] : 0u;
+        const unsigned b2 = i + 2 < bytes.size() ? bytes[i + 2] : 0u;
+        const unsigned v = (b0 << 16) | (b1 << 8) | b2;
+        out += abc[(v >> 18) & 63];
+        out += abc[(v >> 12) & 63];
+        out += i + 1 < bytes.size() ? abc[(v >> 6) & 63] : '=';
+        out += i + 2 < bytes.size() ? abc[v & 63] : '=';
+    }
+    return out;
+}
+
+std::string toSvg(const Traced& t, const cv::Mat& binary, bool overImage) {
+    const std::string w = std::to_string(binary.cols), h = std::to_string(binary.rows);
+    std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + w + "\" height=\"" + h +
+                    "\" viewBox=\"0 0 " + w + " " + h + "\">\n";
+    if (overImage) {
+        std::vector<uchar> png;
+        cv::imencode(".png", binary, png);
+        s += "<image width=\"" + w + "\" height=\"" + h + "\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64," +
+             base64(png) + "\"/>\n";
+    }
+    for (std::size_t i = 0; i < t.contours.size(); ++i) {
+        s += "<polygon fill=\"none\" stroke-width=\"0.25\" stroke=\"";
+        s += t.hole[i] ? "#0050ff" : "#ff2020";
+        s += "\" points=\"";
+        for (const auto& p : t.contours[i])
+            s += std::to_string(p.x) + ".5," + std::to_string(p.y) + ".5 ";
+        s += "\"/>\n";
+    }
+    return s + "</svg>\n";
+}
+}  // namespace
+
+int runContours(const ArgList& argList) {
+    Args args(argList,
+              {{"--threshold", true}, {"--otsu", false}, {"--mode", true}, {"--approx", true}, {"--json", true},
+               {"--svg", true}, {"--svg-image", false}, {"--backend", true}},
+              "contours");
+    if (args.helpRequested()) return printHelp(kHelp);
+    args.requirePositionals({"IN"});
+    const std::string modeText = args.valueOr("--mode", "tree");
+    const std::string approxText = args.valueOr("--approx", "none");
+    const int mode = modeOf(modeText);
+    const int method = approxOf(approxText);
+    const std::string backend = args.valueOr("--backend", "auto");
+    if (backend == "cuda")
+        throw std::runtime_error("GPU contours are not available in this build (use --backend cpu)");
+    if (backend != "cpu" && backend != "auto")
+        throw UsageError("--backend must be cpu, cuda or auto, got '" + backend + "'");
+    const bool otsu = args.has("--otsu");
+    const auto thresholdText = args.value("--threshold");
+    if (otsu == thresholdText.has_value()) throw UsageError("'contours' needs exactly one of --threshold T and --otsu");
+    const double threshold = thresholdText ? parseReal(*thresholdText, "--threshold") : 0.0;
+
+    const cv::Mat src = io::readImage(args.positionals()[0], notice);
+    cv::Mat binary;
+    std::string thresholdJson;
+    // The 8-bit view of the input: for Otsu and for --svg-image.
+    cv::Mat eight = src;
+    double lo = 0, hi = 0, scale = 1, shift = 0;
+    if (src.depth() != CV_8U && (otsu || args.has("--svg-image"))) {
+        cv::minMaxLoc(src, &lo, &hi);
+        if (!std::isfinite(lo) || !std::isfinite(hi))
+            throw std::runtime_error("the float image holds NaN or infinite values: cannot scale it to 8 bits");
+        scale = hi > lo ? 255.0 / (hi - lo) : 1.0;
+        shift = -lo * scale;
+        src.convertTo(eight, CV_8U, scale, shift);
+    }
+    if (otsu) {
+        if (src.depth() != CV_8U)
+            notice(std::string("Otsu's threshold needs 8 bits: the ") + io::depthName(src.depth()) +
+                   " image was scaled from [" + io::jsonNumber(lo) + ", " + io::jsonNumber(hi) + "] to [0, 255]");
+        const double t8 = cv::threshold(eight, binary, 0, 1, cv::THRESH_BINARY | cv::THRESH_OTSU);
+        thresholdJson = io::jsonNumber(src.depth() == CV_8U ? t8 : (t8 - shift) / scale);
+    } else {
+        cv::Mat mask = src > threshold;  // 255 where src > T (NaN compares false)
+        mask.convertTo(binary, CV_8U, 1.0 / 255.0);
+        thresholdJson = io::jsonNumber(threshold);
+    }
+
+    const Traced t = trace(binary, mode, method);
+    if (auto json = args.value("--json")) writeText(*json, toJson(t, modeText, approxText, binary, thresholdJson));
+    if (auto svg = args.value("--svg")) {
+        writeText(*svg, toSvg(t, eight, args.has("--svg-image")));
+    }
+    std::printf("%zu contours\n", t.contours.size());
+    return 0;
+}
+
+}  // namespace linescope::cli

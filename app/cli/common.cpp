@@ -1,0 +1,74 @@
+#include "app/cli/common.h"
+
+#include "compute/image.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace linescope::cli {
+
+namespace {
+std::vector<std::string>& pendingNotices() {
+    static std::vector<std::string> notices;
+    return notices;
+}
+}  // namespace
+
+void notice(const std::string& line) { pendingNotices().push_back(line); }
+
+void flushNotices() {
+    for (const auto& n : pendingNotices()) std::cerr << "linescope-cli: note: " << n << '\n';
+    pendingNotices().clear();
+    std::cerr.flush();
+}
+
+std::vector<OptionSpec> engineOptionSpecs() {
+    return {{"--backend", true}, {"--algorithm", true}, {"--threads", true}};
+}
+
+const char* const kEngineOptionsHelp =
+    "  --backend B        cpu, cuda or auto (default auto: CUDA when available, else the CPU\n"
+    "                     with a one-line notice)\n"
+    "  --algorithm A      auto, sheared, vhgw, fifo, stack or reference (CPU; all give the\n"
+    "                     same pixels; default auto)\n"
+    "  --threads N        CPU worker threads (default 0 = one per core)\n";
+
+EngineOptions engineOptionsFrom(const Args& args) {
+    EngineOptions opt;
+    try {
+        opt.backend = parseBackend(args.valueOr("--backend", "auto"));
+        opt.algorithm = parseAlgorithm(args.valueOr("--algorithm", "auto"));
+    } catch (const Error& e) {
+        throw UsageError(e.what());
+    }
+    if (auto t = args.value("--threads")) opt.threads = static_cast<int>(parseInteger(*t, "--threads", 0, 4096));
+    std::string why;
+    opt.backend = resolveBackend(opt.backend, &why);  // throws Error when cuda is asked for and missing
+    if (!why.empty()) notice(why);
+    return opt;
+}
+
+int lengthFrom(const Args& args, int fallback) {
+    auto v = args.value("--length");
+    if (!v) {
+        if (fallback >= 0) return fallback;
+        throw UsageError("'" + args.command() + "' needs --length (the segment's length in pixels, λ ≥ 1)");
+    }
+    return static_cast<int>(parseInteger(*v, "--length", 1, kMaxLength));
+}
+
+AngleSet anglesFrom(const Args& args, const std::string& fallback) {
+    const std::string text = args.valueOr("--angles", fallback);
+    try {
+        return AngleSet::parse(text);
+    } catch (const Error& e) {
+        throw UsageError("bad --angles '" + text + "': " + e.what());
+    }
+}
+
+int printHelp(const char* text) {
+    std::fputs(text, stdout);
+    return 0;
+}
+
+}  // namespace linescope::cli

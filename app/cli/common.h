@@ -1,0 +1,35 @@
+// What the subcommands share: notices on stderr, the engine options, λ and angle parsing.
+#pragma once
+
+#include "app/cli/args.h"
+#include "compute/backend.h"
+#include "compute/sweep.h"
+
+#include <string>
+#include <vector>
+
+namespace linescope::cli {
+
+inline constexpr long long kMaxLength = 1'000'000;
+
+// One-line notices ("converted to grayscale", "using the CPU backend"). They are held back
+// and printed on stderr when the command succeeds, so that a failing command prints
+// exactly one line: its error.
+void notice(const std::string& line);
+void flushNotices();
+
+// The options every engine command takes: --backend, --algorithm, --threads.
+std::vector<OptionSpec> engineOptionSpecs();
+extern const char* const kEngineOptionsHelp;
+// Parses them and resolves the backend (auto → CPU with a notice when CUDA is unavailable).
+EngineOptions engineOptionsFrom(const Args& args);
+
+// --length: required unless `fallback` ≥ 0 is given; 1 … 1,000,000.
+int lengthFrom(const Args& args, int fallback = -1);
+// --angles start:stop:step (stop excluded), via AngleSet::parse; a bad text is a UsageError.
+AngleSet anglesFrom(const Args& args, const std::string& fallback);
+
+// The lines of help text printed for --help; returns 0.
+int printHelp(const char* text);
+
+}  // namespace linescope::cli

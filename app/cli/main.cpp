@@ -1,0 +1,104 @@
+// linescope-cli: morphology by digital line segments at any angle, from the command line.
+// Every error is one line on stderr, "linescope-cli: error: …", with exit status 2 for
+// usage mistakes and 1 for everything else.
+#include "app/cli/args.h"
+#include "app/cli/commands.h"
+#include "app/cli/common.h"
+#include "app/io/image_io.h"
+
+#include "compute/image.h"
+
+#include <opencv2/core.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#ifndef LINESCOPE_VERSION
+#define LINESCOPE_VERSION "unknown"
+#endif
+
+namespace {
+
+constexpr const char* kHelp =
+    "usage: linescope-cli COMMAND [options] [files]\n"
+    "\n"
+    "Morphology by digital line segments at any angle (LineScope " LINESCOPE_VERSION ").\n"
+    "\n"
+    "commands:\n"
+    "  open, close, erode, dilate, tophat\n"
+    "                 one operator by a segment: linescope-cli open --angle 30.5 --length 41 in.png out.png\n"
+    "  sweep          supremum, infimum, orientation, strength and angular spectrum over many\n"
+    "                 angles: linescope-cli sweep --length 41 --angles 0:180:1 in.png --out-dir DIR\n"
+    "  skew           the skew of a page as JSON: linescope-cli skew page.png [--deskew out.png]\n"
+    "  contours       borders of a thresholded image: linescope-cli contours --threshold 128 in.png --json out.json\n"
+    "  bench          the engine against OpenCV: linescope-cli bench [--quick]\n"
+    "\n"
+    "  linescope-cli COMMAND --help   the options of a command\n"
+    "  linescope-cli --version        the version\n"
+    "\n"
+    "Images: PNG, TIFF, PGM/PPM, PFM, JPEG, BMP read through OpenCV; uint8, uint16 and float32\n"
+    "pixels. Colour images become grayscale and float64/float16 become float32 (each with a\n"
+    "note on stderr); signed integer images are an error. float32 results need .tiff or .pfm,\n"
+    "uint16 results .png, .tiff or .pgm.\n"
+    "\n"
+    "Exit status: 0 success, 1 failure (files, images, the engine), 2 usage mistakes; errors\n"
+    "are one line on stderr starting with \"linescope-cli: error: \".\n";
+
+std::string oneLine(std::string s) {
+    for (char& c : s)
+        if (c == '\n' || c == '\r') c = ' ';
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s;
+}
+
+int fail(int status, const std::string& message) {
+    std::cerr << "linescope-cli: error: " << oneLine(message) << std::endl;
+    return status;
+}
+
+int dispatch(const std::vector<std::string>& all) {
+    using namespace linescope;
+    using namespace linescope::cli;
+    if (all.empty()) throw UsageError("missing command (see linescope-cli --help)");
+    const std::string& cmd = all[0];
+    const ArgList rest(all.begin() + 1, all.end());
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") return printHelp(kHelp);
+    if (cmd == "--version") {
+        std::printf("linescope-cli %s (OpenCV %s)\n", LINESCOPE_VERSION, CV_VERSION);
+        return 0;
+    }
+    if (cmd == "open" || cmd == "close" || cmd == "erode" || cmd == "dilate" || cmd == "tophat")
+        return runMorph(parseMorphOp(cmd), rest);
+    if (cmd == "sweep") return runSweep(rest);
+    if (cmd == "skew") return runSkew(rest);
+    if (cmd == "contours") return runContours(rest);
+    if (cmd == "bench") return runBench(rest);
+    if (!cmd.empty() && cmd[0] == '-') throw UsageError("unknown option '" + cmd + "' (see linescope-cli --help)");
+    throw UsageError("unknown command '" + cmd + "' (see linescope-cli --help)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    try {
+        const int status = dispatch(args);
+        linescope::cli::flushNotices();
+        return status;
+    } catch (const linescope::cli::UsageError& e) {
+        return fail(2, e.what());
+    } catch (const linescope::Error& e) {
+        return fail(1, e.what());
+    } catch (const cv::Exception& e) {
+        return fail(1, "OpenCV: " + e.err + (e.func.empty() ? "" : " (in " + e.func + ")"));
+    } catch (const std::bad_alloc&) {
+        return fail(1, "out of memory");
+    } catch (const std::exception& e) {
+        return fail(1, e.what());
+    } catch (...) {
+        return fail(1, "unexpected failure");
+    }
+}

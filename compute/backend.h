@@ -1,0 +1,37 @@
+// Which engine runs an operation, and the options every operation takes.
+#pragma once
+
+#include <string>
+
+namespace linescope {
+
+enum class Backend { Auto, Cpu, Cuda };
+
+// How a line operator is computed on the CPU; all give the same pixels bit for bit.
+enum class LineAlgorithm {
+    Auto,       // the fastest: Sheared
+    Sheared,    // many parallel lines at once: the line family sheared into columns, SIMD van Herk/Gil-Werman
+    VanHerk,    // van Herk/Gil-Werman erosion then dilation, one line at a time
+    Fifo,       // Bartovsky et al.'s streaming FIFO opening, one line at a time
+    Stack,      // Morard et al.'s stack (cord) opening, one line at a time
+    Reference,  // the literal definition, O(λ) per pixel: for tests only
+};
+
+struct EngineOptions {
+    Backend backend = Backend::Auto;
+    LineAlgorithm algorithm = LineAlgorithm::Auto;
+    int threads = 0;  // CPU worker threads; 0 = one per core
+};
+
+const char* backendName(Backend b);
+const char* algorithmName(LineAlgorithm a);
+// Parses "cpu", "cuda", "auto" / "auto", "sheared", "vhgw", "fifo", "stack", "reference"; throws Error.
+Backend parseBackend(const std::string& s);
+LineAlgorithm parseAlgorithm(const std::string& s);
+
+// Whether this build and machine can run the backend; `why` says why not.
+bool backendAvailable(Backend b, std::string* why = nullptr);
+// The backend Auto resolves to on this machine, and a one-line notice when it had to fall back.
+Backend resolveBackend(Backend requested, std::string* notice = nullptr);
+
+}  // namespace linescope

@@ -1,0 +1,5 @@
+// The sheared kernels compiled for the avx512 instruction set (flags in compute/CMakeLists.txt).
+#include "compute/cpu/sheared_line_morph.h"
+
+#define LINESCOPE_ISA avx512
+#include "compute/cpu/sheared_line_morph_impl.inl"

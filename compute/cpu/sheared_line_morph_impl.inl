@@ -1,0 +1,223 @@
+// Included once per instruction set (see sheared_line_morph_{generic,avx2,avx512}.cpp) with
+// LINESCOPE_ISA naming the namespace; the compiler vectorizes the lane loops for that set.
+#include "compute/cpu/pixel_order.h"
+#include "compute/cpu/sheared_strip.h"
+#include "compute/cpu/sweep_accumulate.h"
+#include "compute/cpu/transpose.h"
+#include "compute/cpu/thread_scratch.h"
+#include "compute/thread_pool.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace linescope::cpu {
+inline namespace LINESCOPE_ISA {
+
+namespace {
+
+// A plain loop rather than std::fill: library templates compiled here would share their
+// symbol with the generic build's copies (see pixel_order.h).
+template <class T>
+inline void fillLanes(T* row, int from, int to, T v) {
+    for (int j = from; j < to; ++j) row[j] = v;
+}
+
+// Lanes a strip carries: 256 bytes of pixels a row, so the two row buffers of a 2048-row
+// strip stay in a core's L2.
+template <class T>
+constexpr int kLanes = static_cast<int>(256 / sizeof(T));
+
+// One strip of lanes [u0, u0 + S) over rows [r0, r1] of a y-major family on `src`
+// (width W, height H); applies `op` and writes the valid pixels to `dst`.
+// `deliver(t, x, row, count)` receives `count` finished pixels of image row t starting at
+// column x.
+template <class T, class Deliver>
+void processStrip(MorphOp op, ImageView<const T> src, const LineFamily& fam, Segment seg, std::int64_t u0, T* A,
+                  T* G, Deliver&& deliver) {
+    constexpr int S = kLanes<T>;
+    const int W = src.width;
+    const int H = src.height;
+    // off() is monotone, so each end of a line's extent moves monotonically with the line
+    // index: the rows of the strip's first and last lines bound those of all its lines.
+    std::int64_t t0a, t1a, t0b, t1b;
+    fam.extent(u0, t0a, t1a);
+    fam.extent(std::min<std::int64_t>(u0 + S - 1, fam.lastLine()), t0b, t1b);
+    std::int64_t r0 = H, r1 = -1;
+    if (t0a <= t1a) { r0 = std::min(r0, t0a); r1 = std::max(r1, t1a); }
+    if (t0b <= t1b) { r0 = std::min(r0, t0b); r1 = std::max(r1, t1b); }
+    if (r0 > r1) return;
+    const int rows = static_cast<int>(r1 - r0 + 1);
+    // Clamping the segment to the rows changes nothing (a window longer than the line
+    // already covers it) and bounds the work for λ far beyond the image.
+    const int a = std::min(seg.a, rows - 1);
+    const int b = std::min(seg.b, rows - 1);
+
+    StripGeometry geo{W, S, u0, r0, &fam};
+    // Pixel (x0 + j, t) of row t is lane j; x0 + j ≥ 0 for every valid lane.
+    auto rowStart = [&](int t) { return u0 + fam.off(t); };
+    auto load = [&](int i, T* row, T fill) {
+        const int t = static_cast<int>(r0) + i;
+        int lo, hi;
+        geo.validLanes(t, lo, hi);
+        fillLanes(row, 0, lo, fill);
+        if (hi > lo) {
+            const T* s = src.row(t) + (rowStart(t) + lo);
+            for (int j = 0; j < hi - lo; ++j) row[lo + j] = canonical(s[j]);
+        }
+        fillLanes(row, std::max(hi, lo), S, fill);
+    };
+    auto refill = [&](int i, T* row, T fill) {
+        const int t = static_cast<int>(r0) + i;
+        int lo, hi;
+        geo.validLanes(t, lo, hi);
+        fillLanes(row, 0, lo, fill);
+        fillLanes(row, std::max(hi, lo), S, fill);
+    };
+    auto store = [&](int i, const T* row) {
+        const int t = static_cast<int>(r0) + i;
+        int lo, hi;
+        geo.validLanes(t, lo, hi);
+        if (hi > lo) deliver(t, rowStart(t) + lo, row + lo, hi - lo);
+    };
+    auto inPlace = [&](int i, const T* row) {
+        if (row != A + static_cast<std::ptrdiff_t>(i) * S) std::memcpy(A + static_cast<std::ptrdiff_t>(i) * S, row, sizeof(T) * S);
+    };
+
+    using Asc = Order<T, true>;
+    using Desc = Order<T, false>;
+    switch (op) {
+    case MorphOp::Erode:
+        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { load(i, row, Asc::top()); });
+        stripBackward<T, Asc, S>(A, G, rows, a, b, store);
+        break;
+    case MorphOp::Dilate:
+        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { load(i, row, Desc::top()); });
+        stripBackward<T, Desc, S>(A, G, rows, b, a, store);
+        break;
+    case MorphOp::Open:
+    case MorphOp::TopHat:
+        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { load(i, row, Asc::top()); });
+        stripBackward<T, Asc, S>(A, G, rows, a, b, inPlace);
+        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { refill(i, row, Desc::top()); });
+        stripBackward<T, Desc, S>(A, G, rows, b, a, store);
+        break;
+    case MorphOp::Close:
+        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { load(i, row, Desc::top()); });
+        stripBackward<T, Desc, S>(A, G, rows, b, a, inPlace);
+        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { refill(i, row, Asc::top()); });
+        stripBackward<T, Asc, S>(A, G, rows, a, b, store);
+        break;
+    }
+}
+
+template <class T>
+void yMajorMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineFamily& fam, Segment seg,
+                 int threads) {
+    constexpr int S = kLanes<T>;
+    const std::int64_t first = fam.firstLine();
+    const std::int64_t last = fam.lastLine();
+    const std::size_t strips = static_cast<std::size_t>((last - first + S) / S);
+    parallelFor(strips, threads, [&](std::size_t begin, std::size_t end) {
+        const std::size_t bytes = static_cast<std::size_t>(src.height) * S * sizeof(T);
+        T* A = static_cast<T*>(threadScratch(ScratchSlot::StripA, bytes));
+        T* G = static_cast<T*>(threadScratch(ScratchSlot::StripG, bytes));
+        auto write = [&](int t, std::int64_t x, const T* row, int count) {
+            T* d = dst.row(t) + x;
+            if (op == MorphOp::TopHat) {
+                const T* s = src.row(t) + x;
+                for (int j = 0; j < count; ++j) d[j] = static_cast<T>(s[j] - row[j]);
+            } else {
+                std::memcpy(d, row, sizeof(T) * static_cast<std::size_t>(count));
+            }
+        };
+        for (std::size_t k = begin; k < end; ++k)
+            processStrip<T>(op, src, fam, seg, first + static_cast<std::int64_t>(k) * S, A, G, write);
+    });
+}
+
+}  // namespace
+
+template <class T>
+void shearedLineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineFamily& fam, Segment seg,
+                      int threads) {
+    if (fam.yMajor) {
+        yMajorMorph<T>(op, src, dst, fam, seg, threads);
+        return;
+    }
+    // An x-major family on the image is the y-major family with the same slope on its
+    // transpose: pixel (t, c + off(t)) becomes (c + off(t), t).
+    LineFamily tf = fam;
+    tf.yMajor = true;
+    tf.width = src.height;
+    tf.height = src.width;
+    const std::size_t bytes = src.pixelCount() * sizeof(T);
+    ImageView<T> ti(static_cast<T*>(threadScratch(ScratchSlot::TransposedIn, bytes)), src.height, src.width);
+    ImageView<T> to(static_cast<T*>(threadScratch(ScratchSlot::TransposedOut, bytes)), src.height, src.width);
+    transposeImage<T>(src, ti, threads);
+    yMajorMorph<T>(op, ImageView<const T>(ti), to, tf, seg, threads);
+    transposeImage<T>(ImageView<const T>(to), dst, threads);
+}
+
+template <class T>
+SpectrumTerm shearedSweepStep(MorphOp op, ImageView<const T> src, const LineFamily& fam, Segment seg, int threads,
+                              SweepPlanes<T>& planes, std::uint16_t k, bool bySup) {
+    constexpr int S = kLanes<T>;
+    const std::int64_t first = fam.firstLine();
+    const std::int64_t last = fam.lastLine();
+    const std::size_t strips = static_cast<std::size_t>((last - first + S) / S);
+    // One partial sum per chunk. parallelFor's chunk i is [strips·i/w, strips·(i+1)/w) for
+    // w = min(strips, threads), fixed for a given thread count, so float sums repeat
+    // exactly from run to run.
+    constexpr int kMaxChunks = 64;
+    const std::size_t w = std::min<std::size_t>(strips, static_cast<std::size_t>(std::min(resolveThreads(threads), kMaxChunks)));
+    std::int64_t exact[kMaxChunks] = {};
+    double sums[kMaxChunks] = {};
+    const bool start = !planes.started;
+    parallelFor(strips, static_cast<int>(w), [&](std::size_t begin, std::size_t end) {
+        const std::size_t bytes = static_cast<std::size_t>(src.height) * S * sizeof(T);
+        T* A = static_cast<T*>(threadScratch(ScratchSlot::StripA, bytes));
+        T* G = static_cast<T*>(threadScratch(ScratchSlot::StripG, bytes));
+        std::int64_t e = 0;
+        double d = 0;
+        auto fold = [&](int t, std::int64_t x, const T* row, int count) {
+            T* sup = planes.sup.row(t) + x;
+            T* inf = planes.inf.row(t) + x;
+            std::uint16_t* arg = planes.arg.row(t) + x;
+            if (start) sweepStartRow(row, sup, inf, arg, count, k);
+            else if (bySup) sweepFoldRow<T, true>(row, sup, inf, arg, count, k);
+            else sweepFoldRow<T, false>(row, sup, inf, arg, count, k);
+            if constexpr (std::is_floating_point_v<T>) d += sweepRowSum(row, count);
+            else e += sweepRowSum(row, count);
+        };
+        for (std::size_t s = begin; s < end; ++s)
+            processStrip<T>(op, src, fam, seg, first + static_cast<std::int64_t>(s) * S, A, G, fold);
+        const std::size_t slot = (begin * w + strips - 1) / strips;  // the chunk's index
+        exact[slot] = e;
+        sums[slot] = d;
+    });
+    planes.started = true;
+    SpectrumTerm term;
+    for (int i = 0; i < kMaxChunks; ++i) {
+        term.exact += exact[i];
+        term.sum += sums[i];
+    }
+    return term;
+}
+
+#define LINESCOPE_INSTANTIATE_SWEEP(T)                                                                          \
+    template SpectrumTerm shearedSweepStep<T>(MorphOp, ImageView<const T>, const LineFamily&, Segment, int,   \
+                                              SweepPlanes<T>&, std::uint16_t, bool);
+LINESCOPE_INSTANTIATE_SWEEP(std::uint8_t)
+LINESCOPE_INSTANTIATE_SWEEP(std::uint16_t)
+LINESCOPE_INSTANTIATE_SWEEP(float)
+#undef LINESCOPE_INSTANTIATE_SWEEP
+
+template void shearedLineMorph<std::uint8_t>(MorphOp, ImageView<const std::uint8_t>, ImageView<std::uint8_t>,
+                                             const LineFamily&, Segment, int);
+template void shearedLineMorph<std::uint16_t>(MorphOp, ImageView<const std::uint16_t>, ImageView<std::uint16_t>,
+                                              const LineFamily&, Segment, int);
+template void shearedLineMorph<float>(MorphOp, ImageView<const float>, ImageView<float>, const LineFamily&, Segment,
+                                      int);
+
+}  // namespace LINESCOPE_ISA
+}  // namespace linescope::cpu

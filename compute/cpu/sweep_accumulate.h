@@ -1,0 +1,60 @@
+// Folding one operator image row into the sweep's running results. Separate restrict
+// pointers and a local width let the compiler vectorize it (with aliasing possible it
+// reloads every bound and stays scalar).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#ifndef LINESCOPE_ISA
+#define LINESCOPE_ISA generic
+#endif
+namespace linescope::cpu {
+inline namespace LINESCOPE_ISA {  // one copy per instruction set (see pixel_order.h)
+
+// First angle k: the row starts every result.
+template <class T>
+inline void sweepStartRow(const T* __restrict g, T* __restrict sup, T* __restrict inf, std::uint16_t* __restrict arg,
+                          int width, std::uint16_t k) {
+    for (int x = 0; x < width; ++x) {
+        sup[x] = g[x];
+        inf[x] = g[x];
+        arg[x] = k;
+    }
+}
+
+// Later angles: strict comparisons keep the smallest k on ties. bySup: the orientation
+// follows the supremum (openings, erosions), else the infimum (closings, dilations).
+template <class T, bool bySup>
+inline void sweepFoldRow(const T* __restrict g, T* __restrict sup, T* __restrict inf, std::uint16_t* __restrict arg,
+                         int width, std::uint16_t k) {
+    for (int x = 0; x < width; ++x) {
+        const T v = g[x];
+        const T s = sup[x];
+        const T i = inf[x];
+        const bool up = s < v;
+        const bool down = v < i;
+        sup[x] = up ? v : s;
+        inf[x] = down ? v : i;
+        if constexpr (bySup) arg[x] = up ? k : arg[x];
+        else arg[x] = down ? k : arg[x];
+    }
+}
+
+// Σ of a row: exact in 64 bits for integers; left to right in double for floats, so that
+// the sum does not depend on how rows are shared among threads.
+template <class T>
+inline auto sweepRowSum(const T* __restrict g, int width) {
+    if constexpr (std::is_floating_point_v<T>) {
+        double s = 0;
+        for (int x = 0; x < width; ++x) s += static_cast<double>(g[x]);
+        return s;
+    } else {
+        std::int64_t s = 0;
+        for (int x = 0; x < width; ++x) s += g[x];
+        return s;
+    }
+}
+
+}  // namespace LINESCOPE_ISA
+}  // namespace linescope::cpu

@@ -1,0 +1,79 @@
+// The public line operators: validation, then dispatch to a backend and algorithm.
+#include "compute/line_morph.h"
+
+#include "compute/cpu/per_line_morph.h"
+#include "compute/cpu/sheared_line_morph.h"
+#include "compute/line_geometry.h"
+#include "compute/reference/reference_line_morph.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace linescope {
+
+const char* morphOpName(MorphOp op) {
+    switch (op) {
+    case MorphOp::Erode: return "erode";
+    case MorphOp::Dilate: return "dilate";
+    case MorphOp::Open: return "open";
+    case MorphOp::Close: return "close";
+    case MorphOp::TopHat: return "tophat";
+    }
+    return "?";
+}
+
+MorphOp parseMorphOp(const std::string& s) {
+    for (auto op : {MorphOp::Erode, MorphOp::Dilate, MorphOp::Open, MorphOp::Close, MorphOp::TopHat})
+        if (s == morphOpName(op)) return op;
+    throw Error("unknown operator '" + s + "' (expected erode, dilate, open, close or tophat)");
+}
+
+namespace {
+
+template <class T>
+bool overlaps(ImageView<const T> a, ImageView<T> b) {
+    const auto* a0 = reinterpret_cast<const unsigned char*>(a.row(0));
+    const auto* a1 = reinterpret_cast<const unsigned char*>(a.row(a.height - 1) + a.width);
+    const auto* b0 = reinterpret_cast<const unsigned char*>(b.row(0));
+    const auto* b1 = reinterpret_cast<const unsigned char*>(b.row(b.height - 1) + b.width);
+    return std::less<>()(a0, b1) && std::less<>()(b0, a1);
+}
+
+}  // namespace
+
+template <class T>
+void lineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineParams& p, const EngineOptions& opt) {
+    requireSameSize(src, dst);
+    if (overlaps(src, dst)) throw Error("the output image must not overlap the input image");
+    const Segment seg = segmentOf(p.length);
+    const LineFamily family = lineFamily(p.angle, src.width, src.height);
+    requireNoNaN(src);
+    resolveBackend(opt.backend);  // throws when CUDA is asked for and missing
+
+    switch (opt.algorithm) {
+    case LineAlgorithm::Auto:
+    case LineAlgorithm::Sheared:
+        cpu::shearedLineMorph<T>(op, src, dst, family, seg, opt.threads);
+        return;
+    case LineAlgorithm::VanHerk:
+    case LineAlgorithm::Fifo:
+    case LineAlgorithm::Stack:
+        cpu::perLineMorph<T>(op, opt.algorithm, src, dst, family, seg, opt.threads);
+        return;
+    case LineAlgorithm::Reference: {
+        const Image<T> r = reference::referenceLineMorph<T>(op, src, p.angle, p.length);
+        for (int y = 0; y < dst.height; ++y)
+            std::memcpy(dst.row(y), r.view().row(y), sizeof(T) * static_cast<std::size_t>(dst.width));
+        return;
+    }
+    }
+}
+
+template void lineMorph<std::uint8_t>(MorphOp, ImageView<const std::uint8_t>, ImageView<std::uint8_t>,
+                                      const LineParams&, const EngineOptions&);
+template void lineMorph<std::uint16_t>(MorphOp, ImageView<const std::uint16_t>, ImageView<std::uint16_t>,
+                                       const LineParams&, const EngineOptions&);
+template void lineMorph<float>(MorphOp, ImageView<const float>, ImageView<float>, const LineParams&,
+                               const EngineOptions&);
+
+}  // namespace linescope

@@ -1,0 +1,191 @@
+// The angle sweep: one operator image at a time, folded into the running results.
+#include "compute/sweep.h"
+
+#include "compute/cpu/sheared_line_morph.h"
+#include "compute/cpu/sweep_accumulate.h"
+#include "compute/cpu/transpose.h"
+#include "compute/line_geometry.h"
+#include "compute/thread_pool.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace linescope {
+
+AngleSet AngleSet::parse(const std::string& text) {
+    const auto bad = [&](const std::string& why) {
+        return Error("bad angle range '" + text + "': " + why + " (expected start:stop:step, e.g. 0:180:1)");
+    };
+    double v[3];
+    std::size_t pos = 0;
+    for (int i = 0; i < 3; ++i) {
+        const std::size_t end = i < 2 ? text.find(':', pos) : text.size();
+        if (end == std::string::npos) throw bad("three numbers separated by ':' are needed");
+        const std::string part = text.substr(pos, end - pos);
+        char* stop = nullptr;
+        v[i] = std::strtod(part.c_str(), &stop);
+        if (part.empty() || stop != part.c_str() + part.size() || !std::isfinite(v[i]))
+            throw bad("'" + part + "' is not a number");
+        pos = end + 1;
+    }
+    const double start = v[0], stop = v[1], step = v[2];
+    if (step <= 0) throw bad("the step must be positive");
+    // stop is excluded; a hair of tolerance keeps 0:180:0.1 at 1800 steps, not 1801.
+    const double n = std::ceil((stop - start) / step - 1e-9);
+    if (n < 1) throw bad("it holds no angle");
+    if (n > kMaxSweepAngles) throw bad("more than " + std::to_string(kMaxSweepAngles) + " angles");
+    return AngleSet{start, step, static_cast<int>(n)};
+}
+
+namespace {
+
+template <class T>
+void setSpectrum(SweepResult<T>& r, int k, const cpu::SpectrumTerm& t) {
+    const auto kz = static_cast<std::size_t>(k);
+    if constexpr (std::is_floating_point_v<T>) {
+        r.spectrum[kz] = t.sum;
+    } else {
+        r.spectrumExact[kz] = t.exact;
+        r.spectrum[kz] = static_cast<double>(t.exact);
+    }
+}
+
+void validate(const SweepRequest& req) {
+    if (req.op == MorphOp::TopHat) throw Error("a sweep takes erode, dilate, open or close, not tophat");
+    if (req.angles.count < 1 || req.angles.count > kMaxSweepAngles)
+        throw Error("a sweep takes 1 to " + std::to_string(kMaxSweepAngles) + " angles (got " +
+                    std::to_string(req.angles.count) + ")");
+    if (!std::isfinite(req.angles.start) || !std::isfinite(req.angles.step))
+        throw Error("the sweep's angles must be finite");
+}
+
+
+// Any algorithm: one operator image at a time, folded row by row.
+template <class T>
+void sweepByImages(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt, bool bySup,
+                   SweepResult<T>& r) {
+    const int W = src.width, H = src.height;
+    Image<T> gamma(W, H);
+    std::vector<cpu::SpectrumTerm> rows(static_cast<std::size_t>(H));
+    for (int k = 0; k < req.angles.count; ++k) {
+        lineMorph<T>(req.op, src, gamma.view(), LineParams{req.angles.angle(k), req.length}, opt);
+        const auto kk = static_cast<std::uint16_t>(k);
+        parallelFor(static_cast<std::size_t>(H), opt.threads, [&](std::size_t y0, std::size_t y1) {
+            for (std::size_t yy = y0; yy < y1; ++yy) {
+                const int y = static_cast<int>(yy);
+                const T* g = gamma.view().row(y);
+                T* sup = r.sup.view().row(y);
+                T* inf = r.inf.view().row(y);
+                std::uint16_t* arg = r.argIndex.view().row(y);
+                if (k == 0) cpu::sweepStartRow(g, sup, inf, arg, W, kk);
+                else if (bySup) cpu::sweepFoldRow<T, true>(g, sup, inf, arg, W, kk);
+                else cpu::sweepFoldRow<T, false>(g, sup, inf, arg, W, kk);
+                if constexpr (std::is_floating_point_v<T>) rows[yy].sum = cpu::sweepRowSum(g, W);
+                else rows[yy].exact = cpu::sweepRowSum(g, W);
+            }
+        });
+        cpu::SpectrumTerm total;
+        for (const auto& t : rows) { total.exact += t.exact; total.sum += t.sum; }
+        setSpectrum(r, k, total);
+    }
+}
+
+// The default: each angle's strips fold straight into the results. Flat (x-major) angles
+// run on the transposed image into transposed results, merged once at the end, so the
+// image is transposed once per sweep rather than twice per angle.
+template <class T>
+void sweepSheared(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt, bool bySup,
+                  SweepResult<T>& r) {
+    const int W = src.width, H = src.height;
+    const Segment seg = segmentOf(req.length);
+    cpu::SweepPlanes<T> upright{r.sup.view(), r.inf.view(), r.argIndex.view(), false};
+    Image<T> srcT, supT, infT;
+    Image<std::uint16_t> argT;
+    cpu::SweepPlanes<T> flat;
+    for (int k = 0; k < req.angles.count; ++k) {
+        LineFamily fam = lineFamily(req.angles.angle(k), W, H);
+        const auto kk = static_cast<std::uint16_t>(k);
+        cpu::SpectrumTerm term;
+        if (fam.yMajor) {
+            term = cpu::shearedSweepStep<T>(req.op, src, fam, seg, opt.threads, upright, kk, bySup);
+        } else {
+            if (srcT.empty()) {
+                srcT = Image<T>(H, W);
+                cpu::transposeImage<T>(src, srcT.view(), opt.threads);
+                supT = Image<T>(H, W);
+                infT = Image<T>(H, W);
+                argT = Image<std::uint16_t>(H, W);
+                flat = cpu::SweepPlanes<T>{supT.view(), infT.view(), argT.view(), false};
+            }
+            fam.yMajor = true;  // the x-major family of the image is y-major on its transpose
+            fam.width = H;
+            fam.height = W;
+            term = cpu::shearedSweepStep<T>(req.op, srcT.cview(), fam, seg, opt.threads, flat, kk, bySup);
+        }
+        setSpectrum(r, k, term);
+    }
+    if (!flat.started) return;
+    Image<T> sup2(W, H), inf2(W, H);
+    Image<std::uint16_t> arg2(W, H);
+    cpu::transposeImage<T>(supT.cview(), sup2.view(), opt.threads);
+    cpu::transposeImage<T>(infT.cview(), inf2.view(), opt.threads);
+    cpu::transposeImage<std::uint16_t>(argT.cview(), arg2.view(), opt.threads);
+    if (!upright.started) {
+        r.sup = std::move(sup2);
+        r.inf = std::move(inf2);
+        r.argIndex = std::move(arg2);
+        return;
+    }
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) {
+            T& s = r.sup.at(x, y);
+            T& i = r.inf.at(x, y);
+            std::uint16_t& a = r.argIndex.at(x, y);
+            const T s2 = sup2.at(x, y), i2 = inf2.at(x, y);
+            const std::uint16_t a2 = arg2.at(x, y);
+            // The smallest k reaching the extreme over both halves of the angle set.
+            const bool takeOther = bySup ? (s < s2 || (s == s2 && a2 < a)) : (i2 < i || (i2 == i && a2 < a));
+            if (takeOther) a = a2;
+            if (s < s2) s = s2;
+            if (i2 < i) i = i2;
+        }
+}
+
+}  // namespace
+
+template <class T>
+SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt) {
+    validate(req);
+    if (src.empty()) throw Error("the image is empty");
+    segmentOf(req.length);  // validates λ
+    requireNoNaN(src);
+    resolveBackend(opt.backend);
+    const int W = src.width, H = src.height;
+    SweepResult<T> r;
+    r.angles = req.angles;
+    r.op = req.op;
+    r.sup = Image<T>(W, H);
+    r.inf = Image<T>(W, H);
+    r.argIndex = Image<std::uint16_t>(W, H, 0);
+    r.spectrum.assign(static_cast<std::size_t>(req.angles.count), 0.0);
+    if (!std::is_floating_point_v<T>) r.spectrumExact.assign(static_cast<std::size_t>(req.angles.count), 0);
+    // Openings and erosions are oriented by their supremum, closings and dilations by their infimum.
+    const bool bySup = req.op == MorphOp::Open || req.op == MorphOp::Erode;
+    if (opt.algorithm == LineAlgorithm::Auto || opt.algorithm == LineAlgorithm::Sheared)
+        sweepSheared<T>(src, req, opt, bySup, r);
+    else
+        sweepByImages<T>(src, req, opt, bySup, r);
+    r.strength = Image<T>(W, H);
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) r.strength.at(x, y) = static_cast<T>(r.sup.at(x, y) - r.inf.at(x, y));
+    return r;
+}
+
+template SweepResult<std::uint8_t> sweep<std::uint8_t>(ImageView<const std::uint8_t>, const SweepRequest&,
+                                                       const EngineOptions&);
+template SweepResult<std::uint16_t> sweep<std::uint16_t>(ImageView<const std::uint16_t>, const SweepRequest&,
+                                                         const EngineOptions&);
+template SweepResult<float> sweep<float>(ImageView<const float>, const SweepRequest&, const EngineOptions&);
+
+}  // namespace linescope

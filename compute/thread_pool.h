@@ -1,0 +1,17 @@
+// A small persistent pool of CPU workers for the engine's data-parallel loops.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+namespace linescope {
+
+// Runs body(begin, end) over [0, count) split into contiguous chunks on up to `threads`
+// workers (0 = one per core) and waits for all of them. Chunks are deterministic for a
+// given count and thread count; body must not throw.
+void parallelFor(std::size_t count, int threads, const std::function<void(std::size_t, std::size_t)>& body);
+
+// The number of workers `threads` resolves to (0 = one per core).
+int resolveThreads(int threads);
+
+}  // namespace linescope

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs LineScope's build and test dependencies on Debian 12 (bookworm) with apt.
+# Idempotent: when every package is already installed it touches nothing and needs no
+# root; otherwise it runs apt-get update and installs only the missing ones, through
+# sudo when not root. Non-interactive (DEBIAN_FRONTEND=noninteractive, -y).
+#
+#   ./packaging/install-deps.sh            # install what is missing
+#   ./packaging/install-deps.sh --list     # print the package list and exit
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config   # C++20 compiler, CMake >= 3.25 with presets, Ninja
+  qt6-base-dev                                   # Qt 6 Core/Gui/Widgets/OpenGL/Test (+ platform plugins)
+  libopencv-dev                                  # image files in app/, the OpenCV oracle tests, resources/tools
+  libimgui-dev                                   # Dear ImGui overlay (render/)
+  libgl-dev libegl-dev                           # OpenGL and EGL headers and loaders (render/)
+  xvfb xauth                                     # xvfb-run: GUI tests without a display
+)
+
+if [ "${1:-}" = "--list" ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+as_root=(env DEBIAN_FRONTEND=noninteractive)
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "install-deps: missing packages (${missing[*]}); run as root or install sudo" >&2
+    exit 1
+  fi
+  as_root=(sudo "${as_root[@]}")
+fi
+
+echo "install-deps: installing ${missing[*]}"
+"${as_root[@]}" apt-get update
+"${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"

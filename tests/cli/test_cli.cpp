@@ -1,0 +1,651 @@
+// linescope-cli end to end: runs the built executable on real files in a temporary folder
+// and checks its outputs against the engine's API and OpenCV, and its errors.
+#include "compute/line_morph.h"
+#include "compute/sweep.h"
+#include "tests/support/random_images.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace linescope;
+
+namespace {
+
+struct CliRun {
+    int code = -1;
+    bool crashed = false;
+    bool finished = false;
+    QString out;
+    QString err;
+    QString describe() const {
+        return QStringLiteral("exit %1%2\nstdout: %3\nstderr: %4")
+            .arg(code)
+            .arg(crashed ? " (crashed)" : "")
+            .arg(out.left(2000), err.left(2000));
+    }
+};
+
+CliRun runCli(const QStringList& args, int timeoutMs = 300000) {
+    QProcess p;
+    p.setProgram(QStringLiteral(LINESCOPE_CLI_PATH));
+    p.setArguments(args);
+    p.start();
+    CliRun r;
+    if (!p.waitForStarted(30000)) return r;
+    r.finished = p.waitForFinished(timeoutMs);
+    if (!r.finished) {
+        p.kill();
+        p.waitForFinished();
+    }
+    r.crashed = p.exitStatus() == QProcess::CrashExit;
+    r.code = p.exitCode();
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QStringList nonEmptyLines(const QString& text) {
+    QStringList lines = text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    lines.removeIf([](const QString& l) { return l.trimmed().isEmpty(); });
+    return lines;
+}
+
+template <class T>
+constexpr int cvDepth() {
+    if constexpr (std::is_same_v<T, std::uint8_t>) return CV_8U;
+    else if constexpr (std::is_same_v<T, std::uint16_t>) return CV_16U;
+    else return CV_32F;
+}
+
+template <class T>
+cv::Mat toMat(const Image<T>& img) {
+    return cv::Mat(img.height(), img.width(), CV_MAKETYPE(cvDepth<T>(), 1), const_cast<T*>(img.data())).clone();
+}
+
+template <class T>
+Image<T> fromMat(const cv::Mat& m) {
+    Image<T> img(m.cols, m.rows);
+    for (int y = 0; y < m.rows; ++y)
+        for (int x = 0; x < m.cols; ++x) img.at(x, y) = m.at<T>(y, x);
+    return img;
+}
+
+template <class T>
+Image<T> testImage(int w, int h, std::uint64_t seed) {
+    if constexpr (std::is_same_v<T, float>) return test::finiteFloatImage(w, h, seed, test::ImageKind::Blocky);
+    else return test::randomImage<T>(w, h, seed, test::ImageKind::Blocky);
+}
+
+template <class T>
+const char* typeName() {
+    if constexpr (std::is_same_v<T, std::uint8_t>) return "u8";
+    else if constexpr (std::is_same_v<T, std::uint16_t>) return "u16";
+    else return "f32";
+}
+
+std::string str(const QString& s) { return s.toStdString(); }
+
+std::vector<bool> holesByDepth(const std::vector<cv::Vec4i>& h) {
+    std::vector<bool> hole(h.size());
+    for (std::size_t i = 0; i < h.size(); ++i) {
+        int d = 0;
+        for (int p = h[i][3]; p >= 0; p = h[static_cast<std::size_t>(p)][3]) ++d;
+        hole[i] = d % 2 == 1;
+    }
+    return hole;
+}
+
+}  // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString path(const QString& name) const { return dir_.filePath(name); }
+    std::string spath(const QString& name) const { return str(dir_.filePath(name)); }
+
+    // Exit status non-zero (the expected one when given), no crash, one line on stderr.
+    void verifyError(const CliRun& r, int expectedCode) {
+        QVERIFY2(r.finished, qPrintable(r.describe()));
+        QVERIFY2(!r.crashed, qPrintable(r.describe()));
+        QVERIFY2(r.code != 0, qPrintable(r.describe()));
+        if (expectedCode > 0) QVERIFY2(r.code == expectedCode, qPrintable(r.describe()));
+        const QStringList lines = nonEmptyLines(r.err);
+        QVERIFY2(lines.size() == 1, qPrintable(r.describe()));
+        QVERIFY2(lines[0].startsWith(QStringLiteral("linescope-cli: error: ")), qPrintable(r.describe()));
+        QVERIFY2(r.err.endsWith(QLatin1Char('\n')), qPrintable(r.describe()));
+    }
+
+    template <class T>
+    void checkMorph(const QString& inName, const Image<T>& input, MorphOp op, double angle, int length,
+                    const QString& algorithm = QStringLiteral("auto")) {
+        const QString outName = QStringLiteral("out_%1_%2_%3_%4_%5.%6")
+                                    .arg(inName.section('.', 0, 0), QString::fromLatin1(morphOpName(op)))
+                                    .arg(angle)
+                                    .arg(length)
+                                    .arg(algorithm, std::is_same_v<T, float> ? QStringLiteral("tiff")
+                                                                             : QStringLiteral("png"));
+        const CliRun r = runCli({QString::fromLatin1(morphOpName(op)), QStringLiteral("--angle"),
+                                 QString::number(angle, 'g', 17), QStringLiteral("--length"), QString::number(length),
+                                 QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--algorithm"),
+                                 algorithm, path(inName), path(outName)});
+        QVERIFY2(r.finished && !r.crashed && r.code == 0, qPrintable(r.describe()));
+        QVERIFY2(r.err.isEmpty(), qPrintable(r.describe()));
+        const cv::Mat out = cv::imread(spath(outName), cv::IMREAD_UNCHANGED);
+        QVERIFY2(!out.empty(), qPrintable(outName));
+        QCOMPARE(out.type(), CV_MAKETYPE(cvDepth<T>(), 1));
+        QCOMPARE(out.cols, input.width());
+        QCOMPARE(out.rows, input.height());
+        EngineOptions cpu;
+        cpu.backend = Backend::Cpu;
+        const Image<T> expected = lineMorph<T>(op, input.cview(), {angle, length}, cpu);
+        const auto diff = test::firstDifference(expected, fromMat<T>(out));
+        LINESCOPE_CHECK(!diff, std::string(morphOpName(op)) + " " + typeName<T>() + " at " + std::to_string(angle) +
+                                   "°, λ=" + std::to_string(length) + ": " + diff.value_or(""));
+    }
+
+    template <class T>
+    void checkSweep(const QString& inName, const Image<T>& input, MorphOp op, const QString& angles, int length) {
+        const QString outDir = path(QStringLiteral("sweep_%1_%2").arg(inName.section('.', 0, 0),
+                                                                     QString::fromLatin1(morphOpName(op))));
+        const CliRun r =
+            runCli({QStringLiteral("sweep"), QStringLiteral("--length"), QString::number(length), QStringLiteral("--angles"),
+                    angles, QStringLiteral("--op"), QString::fromLatin1(morphOpName(op)), QStringLiteral("--backend"),
+                    QStringLiteral("cpu"), path(inName), QStringLiteral("--out-dir"), outDir});
+        QVERIFY2(r.finished && !r.crashed && r.code == 0, qPrintable(r.describe()));
+        QCOMPARE(nonEmptyLines(r.out).size(), 1);
+
+        SweepRequest req;
+        req.op = op;
+        req.length = length;
+        req.angles = AngleSet::parse(str(angles));
+        EngineOptions cpu;
+        cpu.backend = Backend::Cpu;
+        const SweepResult<T> expected = sweep<T>(input.cview(), req, cpu);
+
+        const std::string ext = std::is_same_v<T, float> ? "tiff" : "png";
+        const std::string d = str(outDir) + "/";
+        const std::pair<const char*, const Image<T>*> images[] = {
+            {"supremum", &expected.sup}, {"infimum", &expected.inf}, {"strength", &expected.strength}};
+        for (const auto& [name, img] : images) {
+            const cv::Mat m = cv::imread(d + name + "." + ext, cv::IMREAD_UNCHANGED);
+            LINESCOPE_CHECK(!m.empty(), std::string("missing ") + name + "." + ext);
+            QCOMPARE(m.type(), CV_MAKETYPE(cvDepth<T>(), 1));
+            const auto diff = test::firstDifference(*img, fromMat<T>(m));
+            LINESCOPE_CHECK(!diff, std::string(name) + ": " + diff.value_or(""));
+        }
+
+        const cv::Mat colours = cv::imread(d + "orientation.png", cv::IMREAD_UNCHANGED);
+        QVERIFY(!colours.empty());
+        QCOMPARE(colours.type(), CV_8UC3);
+        QCOMPARE(colours.cols, input.width());
+        QCOMPARE(colours.rows, input.height());
+        const RgbImage rgb = orientationColours(expected);
+        for (int y = 0; y < colours.rows; ++y)
+            for (int x = 0; x < colours.cols; ++x) {
+                const cv::Vec3b bgr = colours.at<cv::Vec3b>(y, x);
+                const std::size_t i = 3 * (static_cast<std::size_t>(y) * static_cast<std::size_t>(rgb.width) +
+                                           static_cast<std::size_t>(x));
+                LINESCOPE_CHECK(bgr[2] == rgb.rgb[i] && bgr[1] == rgb.rgb[i + 1] && bgr[0] == rgb.rgb[i + 2],
+                                "orientation colour differs at " + std::to_string(x) + "," + std::to_string(y));
+            }
+
+        const cv::Mat angleMap = cv::imread(d + "orientation-angles.tiff", cv::IMREAD_UNCHANGED);
+        QVERIFY(!angleMap.empty());
+        QCOMPARE(angleMap.type(), CV_32FC1);
+        for (int y = 0; y < angleMap.rows; ++y)
+            for (int x = 0; x < angleMap.cols; ++x)
+                LINESCOPE_CHECK(angleMap.at<float>(y, x) == static_cast<float>(expected.orientation(x, y)),
+                                "orientation angle differs at " + std::to_string(x) + "," + std::to_string(y));
+
+        const int n = req.angles.count;
+        auto expectedSum = [&](int k) {
+            if constexpr (std::is_same_v<T, float>) return expected.spectrum[static_cast<std::size_t>(k)];
+            else return static_cast<double>(expected.spectrumExact[static_cast<std::size_t>(k)]);
+        };
+        QFile csv(QString::fromStdString(d + "spectrum.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QStringList rows = nonEmptyLines(QString::fromUtf8(csv.readAll()));
+        QCOMPARE(rows.size(), n + 1);
+        QCOMPARE(rows[0], QStringLiteral("index,angle,sum"));
+        for (int k = 0; k < n; ++k) {
+            const QStringList cells = rows[k + 1].split(QLatin1Char(','));
+            QCOMPARE(cells.size(), 3);
+            QCOMPARE(cells[0].toInt(), k);
+            QCOMPARE(cells[1].toDouble(), req.angles.angle(k));
+            if constexpr (!std::is_same_v<T, float>) {
+                bool ok = false;
+                QCOMPARE(cells[2].toLongLong(&ok), expected.spectrumExact[static_cast<std::size_t>(k)]);
+                QVERIFY2(ok, qPrintable(rows[k + 1]));  // an exact integer
+            } else {
+                QCOMPARE(cells[2].toDouble(), expectedSum(k));
+            }
+        }
+
+        QFile jsonFile(QString::fromStdString(d + "spectrum.json"));
+        QVERIFY(jsonFile.open(QIODevice::ReadOnly));
+        QJsonParseError err{};
+        const QJsonDocument doc = QJsonDocument::fromJson(jsonFile.readAll(), &err);
+        QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(err.errorString()));
+        const QJsonObject o = doc.object();
+        QCOMPARE(o.value("op").toString(), QString::fromLatin1(morphOpName(op)));
+        QCOMPARE(o.value("length").toInt(), length);
+        const QJsonArray a = o.value("angles").toArray();
+        const QJsonArray s = o.value("spectrum").toArray();
+        QCOMPARE(a.size(), n);
+        QCOMPARE(s.size(), n);
+        for (int k = 0; k < n; ++k) {
+            QCOMPARE(a[k].toDouble(), req.angles.angle(k));
+            QCOMPARE(s[k].toDouble(), expectedSum(k));
+        }
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        QVERIFY2(QFile::exists(QStringLiteral(LINESCOPE_CLI_PATH)), LINESCOPE_CLI_PATH);
+        // Inputs of the three pixel types, in PNG and TIFF.
+        cv::imwrite(spath("u8.png"), toMat(testImage<std::uint8_t>(37, 23, 1)));
+        cv::imwrite(spath("u8.tiff"), toMat(testImage<std::uint8_t>(37, 23, 1)));
+        cv::imwrite(spath("u16.png"), toMat(testImage<std::uint16_t>(29, 31, 2)));
+        cv::imwrite(spath("u16.tiff"), toMat(testImage<std::uint16_t>(29, 31, 2)));
+        cv::imwrite(spath("f32.tiff"), toMat(testImage<float>(33, 19, 3)));
+        cv::imwrite(spath("one.png"), cv::Mat(1, 1, CV_8UC1, cv::Scalar(7)));
+        cv::imwrite(spath("one.tiff"), cv::Mat(1, 1, CV_32FC1, cv::Scalar(0.5)));
+    }
+
+    void helpAndVersion() {
+        CliRun r = runCli({QStringLiteral("--help")});
+        QVERIFY2(r.code == 0 && r.out.contains(QStringLiteral("usage")), qPrintable(r.describe()));
+        r = runCli({QStringLiteral("--version")});
+        QVERIFY2(r.code == 0 && r.out.startsWith(QStringLiteral("linescope-cli ")), qPrintable(r.describe()));
+        for (const char* cmd : {"open", "close", "erode", "dilate", "tophat", "sweep", "skew", "contours", "bench"}) {
+            r = runCli({QString::fromLatin1(cmd), QStringLiteral("--help")});
+            QVERIFY2(r.code == 0 && r.out.contains(QStringLiteral("usage")) && r.err.isEmpty(),
+                     qPrintable(QString::fromLatin1(cmd) + ": " + r.describe()));
+        }
+    }
+
+    void morphUint8() {
+        const Image<std::uint8_t> img = testImage<std::uint8_t>(37, 23, 1);
+        for (MorphOp op : {MorphOp::Open, MorphOp::Close, MorphOp::Erode, MorphOp::Dilate, MorphOp::TopHat})
+            checkMorph<std::uint8_t>(QStringLiteral("u8.png"), img, op, 30.5, 7);
+        for (double angle : {0.0, 45.0, 90.0, 135.0, -17.25, 200.0})
+            checkMorph<std::uint8_t>(QStringLiteral("u8.tiff"), img, MorphOp::Open, angle, 5);
+        checkMorph<std::uint8_t>(QStringLiteral("u8.png"), img, MorphOp::Close, 63.0, 1);
+        checkMorph<std::uint8_t>(QStringLiteral("u8.png"), img, MorphOp::Open, 12.0, 400);  // λ > image
+        for (const char* alg : {"sheared", "vhgw", "fifo", "stack", "reference"})
+            checkMorph<std::uint8_t>(QStringLiteral("u8.png"), img, MorphOp::Open, 71.0, 9, QString::fromLatin1(alg));
+    }
+
+    void morphUint16() {
+        const Image<std::uint16_t> img = testImage<std::uint16_t>(29, 31, 2);
+        for (MorphOp op : {MorphOp::Open, MorphOp::Close, MorphOp::Erode, MorphOp::Dilate, MorphOp::TopHat})
+            checkMorph<std::uint16_t>(QStringLiteral("u16.png"), img, op, 30.5, 8);
+        checkMorph<std::uint16_t>(QStringLiteral("u16.tiff"), img, MorphOp::Open, 100.0, 11);
+    }
+
+    void morphFloat() {
+        const Image<float> img = testImage<float>(33, 19, 3);
+        for (MorphOp op : {MorphOp::Open, MorphOp::Close, MorphOp::Erode, MorphOp::Dilate, MorphOp::TopHat})
+            checkMorph<float>(QStringLiteral("f32.tiff"), img, op, 30.5, 6);
+        checkMorph<float>(QStringLiteral("f32.tiff"), img, MorphOp::Close, 150.0, 13);
+    }
+
+    void onePixelImage() {
+        checkMorph<std::uint8_t>(QStringLiteral("one.png"), Image<std::uint8_t>(1, 1, 7), MorphOp::Open, 30.0, 41);
+        checkMorph<float>(QStringLiteral("one.tiff"), Image<float>(1, 1, 0.5f), MorphOp::TopHat, 95.0, 3);
+        CliRun r = runCli({QStringLiteral("sweep"), QStringLiteral("--length"), QStringLiteral("5"), path("one.png"),
+                           QStringLiteral("--out-dir"), path("sweep_one"), QStringLiteral("--backend"),
+                           QStringLiteral("cpu")});
+        QVERIFY2(r.code == 0 && !r.crashed, qPrintable(r.describe()));
+        r = runCli({QStringLiteral("skew"), path("one.png")});
+        QVERIFY2(r.code == 0 && !r.crashed, qPrintable(r.describe()));
+        r = runCli({QStringLiteral("contours"), QStringLiteral("--threshold"), QStringLiteral("3"), path("one.png")});
+        QVERIFY2(r.code == 0 && r.out.startsWith(QStringLiteral("1 contours")), qPrintable(r.describe()));
+    }
+
+    void autoBackendNotice() {
+        const CliRun r = runCli({QStringLiteral("open"), QStringLiteral("--length"), QStringLiteral("3"),
+                                 path("u8.png"), path("auto_out.png")});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        std::string why;
+        if (!backendAvailable(Backend::Cuda, &why)) {  // falls back with one line
+            const QStringList lines = nonEmptyLines(r.err);
+            QVERIFY2(lines.size() == 1 && lines[0].startsWith(QStringLiteral("linescope-cli: note: ")),
+                     qPrintable(r.describe()));
+        }
+    }
+
+    void colourAndFloat64Inputs() {
+        const Image<std::uint8_t> gray = testImage<std::uint8_t>(21, 17, 9);
+        cv::Mat bgr;
+        cv::merge(std::vector<cv::Mat>{toMat(gray), toMat(testImage<std::uint8_t>(21, 17, 10)), toMat(gray)}, bgr);
+        cv::imwrite(spath("colour.png"), bgr);
+        CliRun r = runCli({QStringLiteral("dilate"), QStringLiteral("--length"), QStringLiteral("4"),
+                           QStringLiteral("--angle"), QStringLiteral("20"), QStringLiteral("--backend"),
+                           QStringLiteral("cpu"), path("colour.png"), path("colour_out.png")});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        QStringList lines = nonEmptyLines(r.err);
+        QVERIFY2(lines.size() == 1 && lines[0].contains(QStringLiteral("grayscale")), qPrintable(r.describe()));
+        cv::Mat grayMat;
+        cv::cvtColor(bgr, grayMat, cv::COLOR_BGR2GRAY);
+        EngineOptions cpu;
+        cpu.backend = Backend::Cpu;
+        const auto expected =
+            lineMorph<std::uint8_t>(MorphOp::Dilate, fromMat<std::uint8_t>(grayMat).cview(), {20.0, 4}, cpu);
+        const cv::Mat out = cv::imread(spath("colour_out.png"), cv::IMREAD_UNCHANGED);
+        QCOMPARE(out.type(), CV_8UC1);
+        QVERIFY(!test::firstDifference(expected, fromMat<std::uint8_t>(out)));
+
+        // float64 TIFF: converted to float32 with a note (documented in --help).
+        cv::Mat f64;
+        toMat(testImage<float>(15, 12, 4)).convertTo(f64, CV_64F);
+        QVERIFY(cv::imwrite(spath("f64.tiff"), f64));
+        r = runCli({QStringLiteral("open"), QStringLiteral("--length"), QStringLiteral("4"), QStringLiteral("--backend"),
+                    QStringLiteral("cpu"), path("f64.tiff"), path("f64_out.tiff")});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        lines = nonEmptyLines(r.err);
+        QVERIFY2(lines.size() == 1 && lines[0].contains(QStringLiteral("float32")), qPrintable(r.describe()));
+        QCOMPARE(cv::imread(spath("f64_out.tiff"), cv::IMREAD_UNCHANGED).type(), CV_32FC1);
+    }
+
+    void sweepAllTypes() {
+        checkSweep<std::uint8_t>(QStringLiteral("u8.png"), testImage<std::uint8_t>(37, 23, 1), MorphOp::Open,
+                                 QStringLiteral("0:180:15"), 7);
+        checkSweep<std::uint8_t>(QStringLiteral("u8.tiff"), testImage<std::uint8_t>(37, 23, 1), MorphOp::Close,
+                                 QStringLiteral("-10:10.25:2.5"), 9);
+        checkSweep<std::uint16_t>(QStringLiteral("u16.png"), testImage<std::uint16_t>(29, 31, 2), MorphOp::Erode,
+                                  QStringLiteral("0:180:20"), 5);
+        checkSweep<float>(QStringLiteral("f32.tiff"), testImage<float>(33, 19, 3), MorphOp::Dilate,
+                          QStringLiteral("0:180:30"), 6);
+        checkSweep<float>(QStringLiteral("f32.tiff"), testImage<float>(33, 19, 3), MorphOp::Open,
+                          QStringLiteral("5:180:25"), 11);
+    }
+
+    void skewOfRotatedPage() {
+        // Dark parallel lines on white paper, rotated by +3° (counter-clockwise on screen).
+        cv::Mat page(400, 600, CV_8UC1, cv::Scalar(255));
+        for (int y = 30; y < 370; y += 14) cv::line(page, {40, y}, {560, y}, cv::Scalar(20), 2);
+        const cv::Mat m = cv::getRotationMatrix2D(cv::Point2f(299.5f, 199.5f), 3.0, 1.0);
+        cv::Mat rotated;
+        cv::warpAffine(page, rotated, m, page.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(255));
+        QVERIFY(cv::imwrite(spath("page.png"), rotated));
+
+        CliRun r = runCli({QStringLiteral("skew"), path("page.png"), QStringLiteral("--deskew"), path("deskewed.png"),
+                           QStringLiteral("--backend"), QStringLiteral("cpu")});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        QJsonParseError err{};
+        QJsonDocument doc = QJsonDocument::fromJson(r.out.toUtf8(), &err);
+        QVERIFY2(err.error == QJsonParseError::NoError && doc.isObject(), qPrintable(r.describe()));
+        QCOMPARE(nonEmptyLines(r.out).size(), 1);
+        const QStringList keys = doc.object().keys();
+        QVERIFY(keys.contains("angle") && keys.contains("confidence"));
+        QVERIFY(r.out.startsWith(QStringLiteral("{\"angle\": ")));
+        const double angle = doc.object().value("angle").toDouble();
+        const double confidence = doc.object().value("confidence").toDouble(-1);
+        QVERIFY2(std::abs(angle - 3.0) <= 0.2, qPrintable(r.describe()));
+        QVERIFY2(confidence >= 0 && confidence <= 1, qPrintable(r.describe()));
+
+        const cv::Mat deskewed = cv::imread(spath("deskewed.png"), cv::IMREAD_UNCHANGED);
+        QCOMPARE(deskewed.type(), CV_8UC1);
+        QCOMPARE(deskewed.size(), rotated.size());
+        r = runCli({QStringLiteral("skew"), path("deskewed.png"), QStringLiteral("--backend"), QStringLiteral("cpu")});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        doc = QJsonDocument::fromJson(r.out.toUtf8());
+        QVERIFY2(std::abs(doc.object().value("angle").toDouble()) <= 0.3, qPrintable(r.describe()));
+
+        // The same page as uint16 with bright lines on dark paper.
+        cv::Mat inverted16;
+        (255 - rotated).convertTo(inverted16, CV_16U, 257.0);
+        QVERIFY(cv::imwrite(spath("page16.png"), inverted16));
+        r = runCli({QStringLiteral("skew"), QStringLiteral("--bright-lines"), QStringLiteral("--length"),
+                    QStringLiteral("120"), QStringLiteral("--angles"), QStringLiteral("-6:6.1:0.2"), path("page16.png"),
+                    QStringLiteral("--backend"), QStringLiteral("cpu")});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        doc = QJsonDocument::fromJson(r.out.toUtf8());
+        QVERIFY2(std::abs(doc.object().value("angle").toDouble() - 3.0) <= 0.2, qPrintable(r.describe()));
+    }
+
+    void contours_data() {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<QString>("approx");
+        for (const char* mode : {"external", "list", "ccomp", "tree"})
+            for (const char* approx : {"none", "simple"})
+                QTest::newRow((std::string(mode) + "-" + approx).c_str())
+                    << QString::fromLatin1(mode) << QString::fromLatin1(approx);
+    }
+
+    void contours() {
+        QFETCH(QString, mode);
+        QFETCH(QString, approx);
+        // Blobs with holes, islands in holes, a one-pixel ring, single pixels, border contact.
+        cv::Mat img(90, 120, CV_8UC1, cv::Scalar(30));
+        cv::rectangle(img, cv::Rect(5, 5, 50, 40), cv::Scalar(200), cv::FILLED);
+        cv::rectangle(img, cv::Rect(12, 12, 30, 25), cv::Scalar(10), cv::FILLED);
+        cv::rectangle(img, cv::Rect(18, 18, 10, 10), cv::Scalar(250), cv::FILLED);
+        cv::circle(img, cv::Point(85, 30), 15, cv::Scalar(180), 1);
+        cv::circle(img, cv::Point(85, 70), 12, cv::Scalar(140), cv::FILLED);
+        cv::circle(img, cv::Point(85, 70), 5, cv::Scalar(0), cv::FILLED);
+        img.at<std::uint8_t>(80, 10) = 255;
+        img.at<std::uint8_t>(82, 12) = 255;
+        cv::rectangle(img, cv::Rect(0, 60, 30, 30), cv::Scalar(129), cv::FILLED);
+        cv::line(img, {40, 85}, {70, 55}, cv::Scalar(255), 1);
+        QVERIFY(cv::imwrite(spath("shapes.png"), img));
+
+        const QString json = path(QStringLiteral("contours_%1_%2.json").arg(mode, approx));
+        const QString svg = path(QStringLiteral("contours_%1_%2.svg").arg(mode, approx));
+        const CliRun r = runCli({QStringLiteral("contours"), QStringLiteral("--threshold"), QStringLiteral("128"),
+                                 QStringLiteral("--mode"), mode, QStringLiteral("--approx"), approx, path("shapes.png"),
+                                 QStringLiteral("--json"), json, QStringLiteral("--svg"), svg,
+                                 QStringLiteral("--svg-image"), QStringLiteral("--backend"), QStringLiteral("cpu")});
+        QVERIFY2(r.code == 0 && r.err.isEmpty(), qPrintable(r.describe()));
+
+        const std::map<QString, int> modes = {{"external", cv::RETR_EXTERNAL}, {"list", cv::RETR_LIST},
+                                              {"ccomp", cv::RETR_CCOMP}, {"tree", cv::RETR_TREE}};
+        const int method = approx == QStringLiteral("none") ? cv::CHAIN_APPROX_NONE : cv::CHAIN_APPROX_SIMPLE;
+        cv::Mat binary = (img > 128) / 255;
+        std::vector<std::vector<cv::Point>> expected;
+        std::vector<cv::Vec4i> hierarchy;
+        cv::findContours(binary.clone(), expected, hierarchy, modes.at(mode), method);
+        std::vector<std::vector<cv::Point>> treeContours;
+        std::vector<cv::Vec4i> treeHierarchy;
+        cv::findContours(binary.clone(), treeContours, treeHierarchy, cv::RETR_TREE, method);
+        const std::vector<bool> treeHoles = holesByDepth(treeHierarchy);
+        QVERIFY(expected.size() > 5);
+        QVERIFY2(r.out.startsWith(QString::number(expected.size()) + QStringLiteral(" contours")),
+                 qPrintable(r.describe()));
+
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonParseError err{};
+        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &err);
+        QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(err.errorString()));
+        const QJsonArray list = doc.object().value("contours").toArray();
+        QCOMPARE(static_cast<std::size_t>(list.size()), expected.size());
+        int holes = 0;
+        for (qsizetype i = 0; i < list.size(); ++i) {
+            const std::size_t ui = static_cast<std::size_t>(i);
+            const QJsonObject c = list[i].toObject();
+            const QJsonArray pts = c.value("points").toArray();
+            QCOMPARE(static_cast<std::size_t>(pts.size()), expected[ui].size());
+            for (qsizetype j = 0; j < pts.size(); ++j) {
+                const QJsonArray p = pts[j].toArray();
+                QCOMPARE(p.size(), 2);
+                QCOMPARE(p[0].toInt(), expected[ui][static_cast<std::size_t>(j)].x);
+                QCOMPARE(p[1].toInt(), expected[ui][static_cast<std::size_t>(j)].y);
+            }
+            QCOMPARE(c.value("parent").toInt(-2), hierarchy[ui][3]);
+            bool hole = false;
+            if (mode == QStringLiteral("tree") || mode == QStringLiteral("ccomp")) {
+                hole = holesByDepth(hierarchy)[ui];
+            } else if (mode == QStringLiteral("list")) {
+                for (std::size_t t = 0; t < treeContours.size(); ++t)
+                    if (treeContours[t] == expected[ui]) { hole = treeHoles[t]; break; }
+            }
+            QVERIFY(c.value("hole").isBool());
+            QCOMPARE(c.value("hole").toBool(), hole);
+            holes += hole ? 1 : 0;
+        }
+        if (mode != QStringLiteral("external")) QVERIFY(holes >= 3);
+
+        QFile s(svg);
+        QVERIFY(s.open(QIODevice::ReadOnly));
+        const QString svgText = QString::fromUtf8(s.readAll());
+        QVERIFY(svgText.startsWith(QStringLiteral("<svg")));
+        QCOMPARE(static_cast<std::size_t>(svgText.count(QStringLiteral("<polygon"))), expected.size());
+        QVERIFY(svgText.contains(QStringLiteral("<image")));
+    }
+
+    void contoursOtsu() {
+        cv::Mat img(40, 50, CV_16UC1, cv::Scalar(1000));
+        cv::rectangle(img, cv::Rect(10, 10, 20, 15), cv::Scalar(50000), cv::FILLED);
+        QVERIFY(cv::imwrite(spath("otsu16.png"), img));
+        const CliRun r = runCli({QStringLiteral("contours"), QStringLiteral("--otsu"), path("otsu16.png"),
+                                 QStringLiteral("--json"), path("otsu16.json")});
+        QVERIFY2(r.code == 0 && r.out.startsWith(QStringLiteral("1 contours")), qPrintable(r.describe()));
+        const QStringList lines = nonEmptyLines(r.err);  // says that it scaled to 8 bits
+        QVERIFY2(lines.size() == 1 && lines[0].startsWith(QStringLiteral("linescope-cli: note: ")),
+                 qPrintable(r.describe()));
+    }
+
+    void errors_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        const QString u8 = path("u8.png");
+        const QString out = path("err_out.png");
+        auto open = [&](QStringList extra, QString in, QString o) {
+            return QStringList{QStringLiteral("open")} + extra + QStringList{in, o};
+        };
+        const QStringList len5{QStringLiteral("--length"), QStringLiteral("5")};
+        QTest::newRow("missing file") << open(len5, path("no-such-file.png"), out) << 1;
+        QTest::newRow("truncated png") << open(len5, path("truncated.png"), out) << 1;
+        QTest::newRow("text named png") << open(len5, path("text.png"), out) << 1;
+        QTest::newRow("empty file") << open(len5, path("empty.png"), out) << 1;
+        QTest::newRow("folder as input") << open(len5, dir_.path(), out) << 1;
+        QTest::newRow("int16 tiff") << open(len5, path("s16.tiff"), out) << 1;
+        QTest::newRow("int32 tiff") << open(len5, path("s32.tiff"), out) << 1;
+        QTest::newRow("nan float tiff") << open(len5, path("nan.tiff"), path("nan_out.tiff")) << 1;
+        QTest::newRow("float to png") << open(len5, path("f32.tiff"), path("f32_out.png")) << 1;
+        QTest::newRow("float to jpeg") << open(len5, path("f32.tiff"), path("f32_out.jpg")) << 1;
+        QTest::newRow("uint16 to jpeg") << open(len5, path("u16.png"), path("u16_out.jpg")) << 1;
+        QTest::newRow("unknown output format") << open(len5, u8, path("out.xyz")) << 1;
+        QTest::newRow("output folder missing") << open(len5, u8, path("no/such/folder/out.png")) << 1;
+        QTest::newRow("length 0") << open({"--length", "0"}, u8, out) << 2;
+        QTest::newRow("length -3") << open({"--length", "-3"}, u8, out) << 2;
+        QTest::newRow("length abc") << open({"--length", "abc"}, u8, out) << 2;
+        QTest::newRow("length 7.5") << open({"--length", "7.5"}, u8, out) << 2;
+        QTest::newRow("length absurd") << open({"--length", "2000000"}, u8, out) << 2;
+        QTest::newRow("length huge") << open({"--length", "99999999999999999999999"}, u8, out) << 2;
+        QTest::newRow("length missing") << open({}, u8, out) << 2;
+        QTest::newRow("angle nan") << open({"--length", "5", "--angle", "nan"}, u8, out) << 2;
+        QTest::newRow("angle text") << open({"--length", "5", "--angle", "east"}, u8, out) << 2;
+        QTest::newRow("bad backend") << open({"--length", "5", "--backend", "gpu"}, u8, out) << 2;
+        QTest::newRow("bad algorithm") << open({"--length", "5", "--algorithm", "fast"}, u8, out) << 2;
+        QTest::newRow("bad threads") << open({"--length", "5", "--threads", "-1"}, u8, out) << 2;
+        QTest::newRow("unknown option") << open({"--length", "5", "--frobnicate"}, u8, out) << 2;
+        QTest::newRow("option without value") << QStringList{"open", u8, out, "--length"} << 2;
+        QTest::newRow("missing output") << QStringList{"open", "--length", "5", u8} << 2;
+        QTest::newRow("extra argument") << QStringList{"open", "--length", "5", u8, out, out} << 2;
+        QTest::newRow("no command") << QStringList{} << 2;
+        QTest::newRow("unknown command") << QStringList{"blur", u8, out} << 2;
+        QTest::newRow("unknown global option") << QStringList{"--frobnicate"} << 2;
+        QTest::newRow("angles step 0") << QStringList{"sweep", "--length", "5", "--angles", "0:180:0", u8,
+                                                      "--out-dir", path("sw_err")}
+                                       << 2;
+        QTest::newRow("angles text") << QStringList{"sweep", "--length", "5", "--angles", "all", u8, "--out-dir",
+                                                    path("sw_err")}
+                                     << 2;
+        QTest::newRow("angles too many") << QStringList{"sweep", "--length", "5", "--angles", "0:180:0.01", u8,
+                                                        "--out-dir", path("sw_err")}
+                                         << 2;
+        QTest::newRow("sweep tophat") << QStringList{"sweep", "--length", "5", "--op", "tophat", u8, "--out-dir",
+                                                     path("sw_err")}
+                                      << 2;
+        QTest::newRow("sweep without out-dir") << QStringList{"sweep", "--length", "5", u8} << 2;
+        QTest::newRow("sweep nan") << QStringList{"sweep", "--length", "5", path("nan.tiff"), "--out-dir",
+                                                  path("sw_nan")}
+                                   << 1;
+        QTest::newRow("skew missing file") << QStringList{"skew", path("nothing.png")} << 1;
+        QTest::newRow("skew truncated") << QStringList{"skew", path("truncated.png")} << 1;
+        QTest::newRow("skew nan") << QStringList{"skew", path("nan.tiff")} << 1;
+        QTest::newRow("skew deskew float png") << QStringList{"skew", path("f32.tiff"), "--deskew", path("d.png")}
+                                               << 1;
+        QTest::newRow("contours no threshold") << QStringList{"contours", u8} << 2;
+        QTest::newRow("contours bad mode") << QStringList{"contours", "--threshold", "9", "--mode", "all", u8} << 2;
+        QTest::newRow("contours bad approx") << QStringList{"contours", "--threshold", "9", "--approx", "x", u8}
+                                             << 2;
+        QTest::newRow("contours cuda") << QStringList{"contours", "--threshold", "9", "--backend", "cuda", u8} << 1;
+        QTest::newRow("contours text png") << QStringList{"contours", "--threshold", "9", path("text.png")} << 1;
+        QTest::newRow("bench unknown workload") << QStringList{"bench", "--workload", "everything"} << 2;
+        QTest::newRow("bench bad repeat") << QStringList{"bench", "--repeat", "0"} << 2;
+    }
+
+    void errors() {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        // The bad files (written once; rows share them).
+        if (!QFile::exists(path("truncated.png"))) {
+            cv::Mat big(64, 64, CV_8UC1);
+            cv::randu(big, 0, 256);
+            std::vector<uchar> png;
+            cv::imencode(".png", big, png);
+            QFile t(path("truncated.png"));
+            QVERIFY(t.open(QIODevice::WriteOnly));
+            t.write(reinterpret_cast<const char*>(png.data()), static_cast<qint64>(png.size() / 2));
+            t.close();
+            QFile text(path("text.png"));
+            QVERIFY(text.open(QIODevice::WriteOnly));
+            text.write("this is not an image\n");
+            text.close();
+            QFile empty(path("empty.png"));
+            QVERIFY(empty.open(QIODevice::WriteOnly));
+            empty.close();
+            QVERIFY(cv::imwrite(spath("s16.tiff"), cv::Mat(8, 9, CV_16SC1, cv::Scalar(-5))));
+            QVERIFY(cv::imwrite(spath("s32.tiff"), cv::Mat(8, 9, CV_32SC1, cv::Scalar(70000))));
+            cv::Mat nan(12, 10, CV_32FC1, cv::Scalar(0.25));
+            nan.at<float>(4, 3) = std::numeric_limits<float>::quiet_NaN();
+            QVERIFY(cv::imwrite(spath("nan.tiff"), nan));
+            const cv::Mat back = cv::imread(spath("nan.tiff"), cv::IMREAD_UNCHANGED);
+            QVERIFY(back.type() == CV_32FC1 && std::isnan(back.at<float>(4, 3)));
+        }
+        const CliRun r = runCli(args);
+        verifyError(r, code);
+    }
+
+    void benchQuick() {
+        const CliRun r = runCli({QStringLiteral("bench"), QStringLiteral("--quick"), QStringLiteral("--repeat"),
+                                 QStringLiteral("1")});
+        QVERIFY2(r.finished && r.code == 0, qPrintable(r.describe()));
+        const QStringList lines = nonEmptyLines(r.out);
+        const qsizetype header = lines.indexOf(QStringLiteral(
+            "| workload | engine 1 thread | engine all threads | OpenCV 1 thread | OpenCV all threads | ratio |"));
+        QVERIFY2(header >= 0, qPrintable(r.out));
+        QVERIFY(header + 2 < lines.size());
+        QVERIFY(lines[header + 1].startsWith(QStringLiteral("|---")));
+        int rows = 0;
+        for (qsizetype i = header + 2; i < lines.size() && lines[i].startsWith(QLatin1Char('|')); ++i, ++rows)
+            QCOMPARE(lines[i].count(QLatin1Char('|')), 7);
+        QCOMPARE(rows, 3);
+        QVERIFY(r.out.contains(QStringLiteral("machine: ")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"
