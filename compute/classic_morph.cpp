@@ -134,13 +134,14 @@ void windowed1D(const std::vector<T>& g, int lo, int hi, T identity, Op op, std:
     for (int i = 0; i < n; ++i) h[static_cast<std::size_t>(i - lo)] = g[static_cast<std::size_t>(i)];
     fwd.resize(static_cast<std::size_t>(total));
     bwd.resize(static_cast<std::size_t>(total));
-    for (int j = 0; j < total; ++j) {
-        const auto u = static_cast<std::size_t>(j);
-        fwd[u] = (j % len == 0) ? h[u] : op(fwd[u - 1], h[u]);
-    }
-    for (int j = total - 1; j >= 0; --j) {
-        const auto u = static_cast<std::size_t>(j);
-        bwd[u] = (j % len == len - 1 || j == total - 1) ? h[u] : op(h[u], bwd[u + 1]);
+    // Block by block (no division per element: this runs once per pixel and stage).
+    for (int start = 0; start < total; start += len) {
+        const auto s0 = static_cast<std::size_t>(start);
+        const auto s1 = static_cast<std::size_t>(std::min(start + len, total));  // one past the block
+        fwd[s0] = h[s0];
+        for (std::size_t u = s0 + 1; u < s1; ++u) fwd[u] = op(fwd[u - 1], h[u]);
+        bwd[s1 - 1] = h[s1 - 1];
+        for (std::size_t u = s1 - 1; u > s0; --u) bwd[u - 1] = op(h[u - 1], bwd[u]);
     }
     out.resize(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i)

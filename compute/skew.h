@@ -20,7 +20,7 @@ struct SkewResult {
 SkewResult skewFromSpectrum(const std::vector<double>& spectrum, const AngleSet& angles, bool minimum);
 
 struct SkewParams {
-    int length = 0;          // λ; 0 = a quarter of the image's smaller side, at most 251
+    int length = 0;          // λ; 0 = four fifths of the image width, at most 251
     AngleSet angles{-10, 0.25, 81};
     bool darkLines = true;   // dark lines on light paper: closings (minimum); else openings (maximum)
 };

@@ -26,8 +26,8 @@ constexpr const char* kHelp =
     "A is the angle of the lines in degrees, counter-clockwise positive; C is in 0 … 1.\n"
     "\n"
     "options:\n"
-    "  --length L         the segment's length (default: a quarter of the smaller side, at\n"
-    "                     most 251)\n"
+    "  --length L         the segment's length (default: the engine's choice from the page\n"
+    "                     width, at most 251; then \"length\" is null in the output)\n"
     "  --angles A:B:S     the angles searched, stop excluded (default -10:10.25:0.25)\n"
     "  --bright-lines     bright lines on a dark background: openings instead of closings\n"
     "  --deskew OUT       also write PAGE rotated by -A about its centre (same size and\n"
@@ -81,7 +81,6 @@ int runSkew(const ArgList& argList) {
 
     const cv::Mat page = io::readImage(args.positionals()[0], notice);
     if (deskewOut) io::requireWritable(*deskewOut, page.depth());
-    if (p.length == 0) p.length = std::min(251, std::max(1, std::min(page.cols, page.rows) / 4));
     const SkewResult r = io::visitPixelType(page, [&]<class T>(std::type_identity<T>) {
         return estimateSkew<T>(io::viewOf<T>(page), p, opt);
     });
@@ -89,7 +88,7 @@ int runSkew(const ArgList& argList) {
 
     std::string json = "{\"angle\": " + io::jsonNumber(r.angle) + ", \"confidence\": " + io::jsonNumber(r.confidence) +
                        ", \"peak_index\": " + std::to_string(r.peakIndex) + ", \"length\": " +
-                       std::to_string(p.length) + ", \"lines\": " + io::jsonString(p.darkLines ? "dark" : "bright");
+                       (p.length > 0 ? std::to_string(p.length) : std::string("null")) + ", \"lines\": " + io::jsonString(p.darkLines ? "dark" : "bright");
     if (deskewOut) json += ", \"deskewed\": " + io::jsonString(*deskewOut);
     json += "}\n";
     std::fputs(json.c_str(), stdout);

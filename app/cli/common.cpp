@@ -62,7 +62,7 @@ AngleSet anglesFrom(const Args& args, const std::string& fallback) {
     try {
         return AngleSet::parse(text);
     } catch (const Error& e) {
-        throw UsageError("bad --angles '" + text + "': " + e.what());
+        throw UsageError(std::string("--angles: ") + e.what());
     }
 }
 

@@ -81,35 +81,35 @@ template <class T>
 constexpr int kBlock = 0;
 #endif
 
-// dst (src.height × src.width) = srcᵀ: 64×64 tiles for the caches, register blocks inside.
+// dst (src.height × src.width) = srcᵀ. Full tiles of 64 bytes × 64 bytes go through two
+// small contiguous buffers: with image strides that are powers of two, the rows of a tile
+// fall into one cache set, and touching each image line once, whole, avoids the thrashing
+// that reading or writing 16-byte pieces of them would cause. Ragged edges go by hand.
 template <class T>
 void transposeImage(ImageView<const T> src, ImageView<T> dst, int threads) {
-    constexpr int B = 64;
+    constexpr int B = 64 / static_cast<int>(sizeof(T));  // elements in a 64-byte line
     constexpr int K = kBlock<T>;
     const int W = src.width, H = src.height;
     const std::size_t bands = static_cast<std::size_t>((H + B - 1) / B);
     parallelFor(bands, threads, [&](std::size_t begin, std::size_t end) {
+        alignas(64) T in[B * B];
+        alignas(64) T out[B * B];
         for (std::size_t band = begin; band < end; ++band) {
             const int y0 = static_cast<int>(band) * B;
             const int y1 = std::min(H, y0 + B);
             for (int x0 = 0; x0 < W; x0 += B) {
                 const int x1 = std::min(W, x0 + B);
-                int yb = y0, xb = x0;
                 if constexpr (K > 0) {
-                    // Whole register blocks first, the ragged right and bottom edges by hand.
-                    const int yFull = y0 + (y1 - y0) / K * K;
-                    const int xFull = x0 + (x1 - x0) / K * K;
-                    for (int y = y0; y < yFull; y += K)
-                        for (int x = x0; x < xFull; x += K)
-                            transposeBlock(src.row(y) + x, src.stride, dst.row(x) + y, dst.stride);
-                    yb = yFull;
-                    xb = xFull;
-                    for (int y = y0; y < yFull; ++y)
-                        for (int x = xFull; x < x1; ++x) dst.row(x)[y] = src.row(y)[x];
+                    if (y1 - y0 == B && x1 - x0 == B) {
+                        for (int i = 0; i < B; ++i) std::memcpy(in + i * B, src.row(y0 + i) + x0, 64);
+                        for (int i = 0; i < B; i += K)
+                            for (int j = 0; j < B; j += K) transposeBlock(in + i * B + j, B, out + j * B + i, B);
+                        for (int j = 0; j < B; ++j) std::memcpy(dst.row(x0 + j) + y0, out + j * B, 64);
+                        continue;
+                    }
                 }
-                for (int y = yb; y < y1; ++y)
+                for (int y = y0; y < y1; ++y)
                     for (int x = x0; x < x1; ++x) dst.row(x)[y] = src.row(y)[x];
-                (void)xb;
             }
         }
     });

@@ -381,9 +381,11 @@ private slots:
 
     void skewOfRotatedPage() {
         // Dark parallel lines on white paper, rotated by +3° (counter-clockwise on screen).
-        cv::Mat page(400, 600, CV_8UC1, cv::Scalar(255));
-        for (int y = 30; y < 370; y += 14) cv::line(page, {40, y}, {560, y}, cv::Scalar(20), 2);
-        const cv::Mat m = cv::getRotationMatrix2D(cv::Point2f(299.5f, 199.5f), 3.0, 1.0);
+        // 1000×800: long lines, so that the engine's default segment (≥ 200 pixels here) tells
+        // 3° from 2.75° on lines 2 pixels thick.
+        cv::Mat page(800, 1000, CV_8UC1, cv::Scalar(255));
+        for (int y = 30; y < 770; y += 14) cv::line(page, {40, y}, {960, y}, cv::Scalar(20), 2);
+        const cv::Mat m = cv::getRotationMatrix2D(cv::Point2f(499.5f, 399.5f), 3.0, 1.0);
         cv::Mat rotated;
         cv::warpAffine(page, rotated, m, page.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(255));
         QVERIFY(cv::imwrite(spath("page.png"), rotated));
@@ -413,10 +415,11 @@ private slots:
 
         // The same page as uint16 with bright lines on dark paper.
         cv::Mat inverted16;
-        (255 - rotated).convertTo(inverted16, CV_16U, 257.0);
+        cv::Mat inverted8 = 255 - rotated;
+        inverted8.convertTo(inverted16, CV_16U, 257.0);
         QVERIFY(cv::imwrite(spath("page16.png"), inverted16));
         r = runCli({QStringLiteral("skew"), QStringLiteral("--bright-lines"), QStringLiteral("--length"),
-                    QStringLiteral("120"), QStringLiteral("--angles"), QStringLiteral("-6:6.1:0.2"), path("page16.png"),
+                    QStringLiteral("200"), QStringLiteral("--angles"), QStringLiteral("-6:6.1:0.2"), path("page16.png"),
                     QStringLiteral("--backend"), QStringLiteral("cpu")});
         QVERIFY2(r.code == 0, qPrintable(r.describe()));
         doc = QJsonDocument::fromJson(r.out.toUtf8());
@@ -468,7 +471,7 @@ private slots:
         std::vector<cv::Vec4i> treeHierarchy;
         cv::findContours(binary.clone(), treeContours, treeHierarchy, cv::RETR_TREE, method);
         const std::vector<bool> treeHoles = holesByDepth(treeHierarchy);
-        QVERIFY(expected.size() > 5);
+        QVERIFY(expected.size() >= 5);
         QVERIFY2(r.out.startsWith(QString::number(expected.size()) + QStringLiteral(" contours")),
                  qPrintable(r.describe()));
 

@@ -29,6 +29,26 @@ std::string angleSetString(const AngleSet& a) {
 
 bool sameDouble(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
+// Integer spectra are exact. A float spectrum is a sum of float32 values in double whose
+// order the engine does not fix (strips, threads, later the GPU), so it may differ from the
+// reference's row-major sum by rounding: at most n·ε·Σ|γ| for n terms.
+template <class T>
+bool sameSpectrumTerm(double want, double got, double absSum, std::size_t terms) {
+    if constexpr (!std::is_floating_point_v<T>) return sameDouble(want, got);
+    if (sameDouble(want, got)) return true;
+    const double bound = static_cast<double>(terms) * std::numeric_limits<double>::epsilon() * absSum;
+    return std::isfinite(want) && std::isfinite(got) && std::abs(want - got) <= bound;
+}
+
+// Σ|γ_k| is not kept by the sweep; |sup| + |inf| bounds |γ_k| at every pixel.
+template <class T>
+double absSum(const SweepResult<T>& r, std::size_t) {
+    double s = 0;
+    for (std::size_t i = 0; i < r.sup.pixels().size(); ++i)
+        s += std::abs(static_cast<double>(r.sup.pixels()[i])) + std::abs(static_cast<double>(r.inf.pixels()[i]));
+    return s;
+}
+
 template <class T>
 void compareSweep(const SweepResult<T>& want, const SweepResult<T>& got, const std::string& where, QStringList& failures) {
     auto fail = [&](const std::string& m) { failures << QString::fromStdString(where + ": " + m); };
@@ -51,7 +71,7 @@ void compareSweep(const SweepResult<T>& want, const SweepResult<T>& got, const s
         fail("spectrum has " + std::to_string(got.spectrum.size()) + " terms, expected " + std::to_string(want.spectrum.size()));
     } else {
         for (std::size_t k = 0; k < want.spectrum.size(); ++k)
-            if (!sameDouble(want.spectrum[k], got.spectrum[k])) {
+            if (!sameSpectrumTerm<T>(want.spectrum[k], got.spectrum[k], absSum(want, k), want.sup.pixels().size())) {
                 fail("spectrum[" + std::to_string(k) + "] = " + num(got.spectrum[k]) + ", expected " + num(want.spectrum[k]));
                 break;
             }
@@ -229,14 +249,12 @@ private slots:
         QTest::newRow("one angle") << "37.5:38:1" << 37.5 << 1.0 << 1;
         QTest::newRow("0:1.1:0.1 (rounding)") << "0:1.1:0.1" << 0.0 << 0.1 << 11;
         QTest::newRow("0:0.3:0.1 (rounding)") << "0:0.3:0.1" << 0.0 << 0.1 << 3;
-        QTest::newRow("0:180:0.1 is too many? no: 1800") << "" << 0.0 << 0.0 << -1;
     }
     void parseAngleSets() {
         QFETCH(QString, text);
         QFETCH(double, start);
         QFETCH(double, step);
         QFETCH(int, count);
-        if (count < 0) QSKIP("placeholder row");
         const AngleSet a = AngleSet::parse(text.toStdString());
         QCOMPARE(a.start, start);
         QCOMPARE(a.step, step);
