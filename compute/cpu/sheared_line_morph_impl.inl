@@ -21,6 +21,10 @@ template <class T>
 inline void fillLanes(T* row, int from, int to, T v) {
     for (int j = from; j < to; ++j) row[j] = v;
 }
+template <class T>
+inline void copyElements(T* __restrict d, const T* __restrict s, int n) {
+    for (int j = 0; j < n; ++j) d[j] = s[j];
+}
 
 // Lanes a strip carries: 256 bytes of pixels a row, so the two row buffers of a 2048-row
 // strip stay in a core's L2.
@@ -110,6 +114,206 @@ void processStrip(MorphOp op, ImageView<const T> src, const LineFamily& fam, Seg
     }
 }
 
+// Transposes a rows × cols tile (register blocks where whole, the rest by hand).
+template <class T>
+inline void transposeTile(const T* s, std::ptrdiff_t ss, T* d, std::ptrdiff_t ds, int rows, int cols) {
+    constexpr int K = kBlock<T>;
+    int r = 0;
+    if constexpr (K > 0) {
+        for (; r + K <= rows; r += K) {
+            int c = 0;
+            for (; c + K <= cols; c += K) transposeBlock(s + r * ss + c, ss, d + c * ds + r, ds);
+            for (; c < cols; ++c)
+                for (int i = r; i < r + K; ++i) d[c * ds + i] = s[i * ss + c];
+        }
+    }
+    for (; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) d[c * ds + r] = s[r * ss + c];
+}
+
+// A strip of an x-major family: lane j of row t is pixel (t, u0 + j + off(t)), a column
+// segment of the image. Columns are staged a cache line (GW columns) at a time: the
+// rows the strip needs are copied whole-line into a small buffer, transposed there, and
+// the shifted lanes taken from the result; finished rows are gathered the same way and
+// written back line by line. Every image line is touched once per group, whole, and
+// the image is never transposed as a whole.
+template <class T>
+void processStripXMajor(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineFamily& fam, Segment seg,
+                        std::int64_t u0, T* A, T* G, T* stage, T* staged) {
+    constexpr int S = kLanes<T>;
+    constexpr int GW = static_cast<int>(64 / sizeof(T));  // columns in a group: one cache line
+    constexpr int TRS = S + 2 * GW;                       // stride of the transposed group
+    const int W = src.width, H = src.height;
+    std::int64_t t0a, t1a, t0b, t1b;
+    fam.extent(u0, t0a, t1a);
+    fam.extent(std::min<std::int64_t>(u0 + S - 1, fam.lastLine()), t0b, t1b);
+    std::int64_t r0 = W, r1 = -1;
+    if (t0a <= t1a) { r0 = std::min(r0, t0a); r1 = std::max(r1, t1a); }
+    if (t0b <= t1b) { r0 = std::min(r0, t0b); r1 = std::max(r1, t1b); }
+    if (r0 > r1) return;
+    const int rows = static_cast<int>(r1 - r0 + 1);
+    const int a = std::min(seg.a, rows - 1);
+    const int b = std::min(seg.b, rows - 1);
+    StripGeometry geo{H, S, u0, r0, &fam};
+
+    // The group of columns [ta, tb) and the image rows [ylo, yhi) its lanes reach.
+    struct Group { int ta = 0, tb = 0; std::int64_t ylo = 0, yhi = 0; };
+    auto groupOf = [&](int t) {
+        Group g;
+        g.ta = std::max(static_cast<int>(r0), t / GW * GW);
+        g.tb = std::min(static_cast<int>(r1) + 1, t / GW * GW + GW);
+        const std::int64_t o1 = fam.off(g.ta), o2 = fam.off(g.tb - 1);
+        g.ylo = std::max<std::int64_t>(0, u0 + std::min(o1, o2));
+        g.yhi = std::min<std::int64_t>(H, u0 + std::max(o1, o2) + S);
+        return g;
+    };
+
+    Group in;
+    in.ta = in.tb = -1;
+    auto load = [&](int i, T* row, T fill) {
+        const int t = static_cast<int>(r0) + i;
+        if (t >= in.tb) {
+            in = groupOf(t);
+            const int ny = static_cast<int>(in.yhi - in.ylo), nc = in.tb - in.ta;
+            // Constant-size copies compile to one or two vector moves; a library call
+            // per 64-byte line would cost more than the copy.
+            if (nc == GW) {
+                for (int y = 0; y < ny; ++y) std::memcpy(stage + y * GW, src.row(static_cast<int>(in.ylo) + y) + in.ta, 64);
+            } else {
+                for (int y = 0; y < ny; ++y)
+                    copyElements(stage + y * GW, src.row(static_cast<int>(in.ylo) + y) + in.ta, nc);
+            }
+            transposeTile(stage, GW, staged, TRS, ny, nc);
+            // The next group reads the next line of (nearly) the same rows: hundreds of
+            // streams that no hardware prefetcher follows, so ask for them now, while
+            // this group's rows are processed.
+            if (in.tb + GW <= W)
+                for (int y = 0; y < ny; ++y) __builtin_prefetch(src.row(static_cast<int>(in.ylo) + y) + in.tb);
+        }
+        int lo, hi;
+        geo.validLanes(t, lo, hi);
+        fillLanes(row, 0, lo, fill);
+        if (hi > lo) {
+            const T* s = staged + (t - in.ta) * TRS + (u0 + fam.off(t) + lo - in.ylo);
+            for (int j = 0; j < hi - lo; ++j) row[lo + j] = canonical(s[j]);
+        }
+        fillLanes(row, std::max(hi, lo), S, fill);
+    };
+    auto refill = [&](int i, T* row, T fill) {
+        int lo, hi;
+        geo.validLanes(static_cast<int>(r0) + i, lo, hi);
+        fillLanes(row, 0, lo, fill);
+        fillLanes(row, std::max(hi, lo), S, fill);
+    };
+    auto inPlace = [&](int i, const T* row) {
+        if (row != A + static_cast<std::ptrdiff_t>(i) * S) std::memcpy(A + static_cast<std::ptrdiff_t>(i) * S, row, sizeof(T) * S);
+    };
+
+    // Finished rows arrive bottom-up; a group is written back when the rows leave it.
+    Group out;
+    out.ta = out.tb = -1;
+    std::int64_t ys[GW], ye[GW];  // the image rows [ys, ye) column ta + c received
+    auto flush = [&]() {
+        if (out.tb < 0) return;
+        const int ny = static_cast<int>(out.yhi - out.ylo), nc = out.tb - out.ta;
+        transposeTile(staged, TRS, stage, GW, nc, ny);
+        // Rows finish bottom-up, so the next group written is the line before this one.
+        if (out.ta - GW >= 0)
+            for (int yi = 0; yi < ny; ++yi) __builtin_prefetch(dst.row(static_cast<int>(out.ylo) + yi) + (out.ta - GW), 1);
+        // Column c holds rows [ys[c], ye[c]); both ends move monotonically with c, so the
+        // columns of row y are an interval found by binary search.
+        const bool rising = fam.off(out.tb - 1) >= fam.off(out.ta);
+        for (int yi = 0; yi < ny; ++yi) {
+            const std::int64_t y = out.ylo + yi;
+            int c0 = 0, c1 = nc;  // [c0, c1): columns with ys ≤ y < ye
+            auto firstTrue = [&](auto pred) { int l = 0, h = nc; while (l < h) { const int m = (l + h) / 2; if (pred(m)) h = m; else l = m + 1; } return l; };
+            if (rising) {
+                c0 = firstTrue([&](int c) { return ye[c] > y; });
+                c1 = firstTrue([&](int c) { return ys[c] > y; });
+            } else {
+                c0 = firstTrue([&](int c) { return ys[c] <= y; });
+                c1 = firstTrue([&](int c) { return ye[c] <= y; });
+            }
+            if (c1 <= c0) continue;
+            T* d = dst.row(static_cast<int>(y)) + out.ta;
+            const T* v = stage + yi * GW;
+            if (op == MorphOp::TopHat) {
+                const T* f = src.row(static_cast<int>(y)) + out.ta;
+                for (int c = c0; c < c1; ++c) d[c] = static_cast<T>(f[c] - v[c]);
+            } else if (c0 == 0 && c1 == GW) {
+                std::memcpy(d, v, 64);
+            } else {
+                copyElements(d + c0, v + c0, c1 - c0);
+            }
+        }
+    };
+    auto store = [&](int i, const T* row) {
+        const int t = static_cast<int>(r0) + i;
+        if (t < out.ta || out.tb < 0) {
+            flush();
+            out = groupOf(t);
+            for (int c = 0; c < GW; ++c) ys[c] = ye[c] = out.ylo;
+        }
+        int lo, hi;
+        geo.validLanes(t, lo, hi);
+        const int c = t - out.ta;
+        if (hi <= lo) return;
+        const std::int64_t y0 = u0 + fam.off(t) + lo;
+        ys[c] = y0;
+        ye[c] = y0 + (hi - lo);
+        T* to = staged + c * TRS + (y0 - out.ylo);
+        if (lo == 0 && hi == S) std::memcpy(to, row, sizeof(T) * S);
+        else copyElements(to, row + lo, hi - lo);
+    };
+
+    using Asc = Order<T, true>;
+    using Desc = Order<T, false>;
+    switch (op) {
+    case MorphOp::Erode:
+        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { load(i, row, Asc::top()); });
+        stripBackward<T, Asc, S>(A, G, rows, a, b, store);
+        break;
+    case MorphOp::Dilate:
+        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { load(i, row, Desc::top()); });
+        stripBackward<T, Desc, S>(A, G, rows, b, a, store);
+        break;
+    case MorphOp::Open:
+    case MorphOp::TopHat:
+        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { load(i, row, Asc::top()); });
+        stripBackward<T, Asc, S>(A, G, rows, a, b, inPlace);
+        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { refill(i, row, Desc::top()); });
+        stripBackward<T, Desc, S>(A, G, rows, b, a, store);
+        break;
+    case MorphOp::Close:
+        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { load(i, row, Desc::top()); });
+        stripBackward<T, Desc, S>(A, G, rows, b, a, inPlace);
+        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { refill(i, row, Asc::top()); });
+        stripBackward<T, Asc, S>(A, G, rows, a, b, store);
+        break;
+    }
+    flush();
+}
+
+template <class T>
+void xMajorMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineFamily& fam, Segment seg,
+                 int threads) {
+    constexpr int S = kLanes<T>;
+    constexpr int GW = static_cast<int>(64 / sizeof(T));
+    const std::int64_t first = fam.firstLine();
+    const std::int64_t last = fam.lastLine();
+    const std::size_t strips = static_cast<std::size_t>((last - first + S) / S);
+    parallelFor(strips, threads, [&](std::size_t begin, std::size_t end) {
+        const std::size_t bytes = static_cast<std::size_t>(src.width) * S * sizeof(T);
+        const std::size_t stageBytes = static_cast<std::size_t>(S + 2 * GW) * GW * sizeof(T);
+        T* A = static_cast<T*>(threadScratch(ScratchSlot::StripA, bytes));
+        T* G = static_cast<T*>(threadScratch(ScratchSlot::StripG, bytes));
+        T* stage = static_cast<T*>(threadScratch(ScratchSlot::TransposedIn, stageBytes));
+        T* staged = static_cast<T*>(threadScratch(ScratchSlot::TransposedOut, stageBytes));
+        for (std::size_t k = begin; k < end; ++k)
+            processStripXMajor<T>(op, src, dst, fam, seg, first + static_cast<std::int64_t>(k) * S, A, G, stage, staged);
+    });
+}
+
 template <class T>
 void yMajorMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineFamily& fam, Segment seg,
                  int threads) {
@@ -144,18 +348,7 @@ void shearedLineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, cons
         yMajorMorph<T>(op, src, dst, fam, seg, threads);
         return;
     }
-    // An x-major family on the image is the y-major family with the same slope on its
-    // transpose: pixel (t, c + off(t)) becomes (c + off(t), t).
-    LineFamily tf = fam;
-    tf.yMajor = true;
-    tf.width = src.height;
-    tf.height = src.width;
-    const std::size_t bytes = src.pixelCount() * sizeof(T);
-    ImageView<T> ti(static_cast<T*>(threadScratch(ScratchSlot::TransposedIn, bytes)), src.height, src.width);
-    ImageView<T> to(static_cast<T*>(threadScratch(ScratchSlot::TransposedOut, bytes)), src.height, src.width);
-    transposeImage<T>(src, ti, threads);
-    yMajorMorph<T>(op, ImageView<const T>(ti), to, tf, seg, threads);
-    transposeImage<T>(ImageView<const T>(to), dst, threads);
+    xMajorMorph<T>(op, src, dst, fam, seg, threads);
 }
 
 template <class T>
