@@ -83,12 +83,12 @@ SkewResult skewFromSpectrum(const std::vector<double>& spectrum, const AngleSet&
     return r;
 }
 
+int defaultSkewLength(int width, int /*height*/) { return std::clamp(width * 4 / 5, 3, 251); }
+
 template <class T>
 SkewResult estimateSkew(ImageView<const T> page, const SkewParams& p, const EngineOptions& opt) {
     if (page.empty()) throw Error("the image is empty");
-    int length = p.length;
-    // Long segments resolve small angles; the lines run across the page, so scale with its width.
-    if (length <= 0) length = std::clamp(page.width * 4 / 5, 3, 251);
+    const int length = p.length > 0 ? p.length : defaultSkewLength(page.width, page.height);
     SweepRequest req;
     req.op = p.darkLines ? MorphOp::Close : MorphOp::Open;
     req.length = length;

@@ -25,6 +25,10 @@ struct SkewParams {
     bool darkLines = true;   // dark lines on light paper: closings (minimum); else openings (maximum)
 };
 
+// The λ estimateSkew uses when SkewParams::length is 0: four fifths of the page width,
+// 3 … 251 (long segments resolve small angles; the lines run across the page).
+int defaultSkewLength(int width, int height);
+
 template <class T>
 SkewResult estimateSkew(ImageView<const T> page, const SkewParams& p = {}, const EngineOptions& opt = {});
 

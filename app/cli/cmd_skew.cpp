@@ -26,8 +26,8 @@ constexpr const char* kHelp =
     "A is the angle of the lines in degrees, counter-clockwise positive; C is in 0 … 1.\n"
     "\n"
     "options:\n"
-    "  --length L         the segment's length (default: the engine's choice from the page\n"
-    "                     width, at most 251; then \"length\" is null in the output)\n"
+    "  --length L         the segment's length (default: four fifths of the page width,\n"
+    "                     at most 251)\n"
     "  --angles A:B:S     the angles searched, stop excluded (default -10:10.25:0.25)\n"
     "  --bright-lines     bright lines on a dark background: openings instead of closings\n"
     "  --deskew OUT       also write PAGE rotated by -A about its centre (same size and\n"
@@ -88,7 +88,7 @@ int runSkew(const ArgList& argList) {
 
     std::string json = "{\"angle\": " + io::jsonNumber(r.angle) + ", \"confidence\": " + io::jsonNumber(r.confidence) +
                        ", \"peak_index\": " + std::to_string(r.peakIndex) + ", \"length\": " +
-                       (p.length > 0 ? std::to_string(p.length) : std::string("null")) + ", \"lines\": " + io::jsonString(p.darkLines ? "dark" : "bright");
+                       std::to_string(p.length > 0 ? p.length : defaultSkewLength(page.cols, page.rows)) + ", \"lines\": " + io::jsonString(p.darkLines ? "dark" : "bright");
     if (deskewOut) json += ", \"deskewed\": " + io::jsonString(*deskewOut);
     json += "}\n";
     std::fputs(json.c_str(), stdout);
