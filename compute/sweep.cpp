@@ -7,9 +7,10 @@
 #include "compute/line_geometry.h"
 #include "compute/thread_pool.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <sstream>
+#include <vector>
 
 namespace linescope {
 
@@ -91,65 +92,123 @@ void sweepByImages(ImageView<const T> src, const SweepRequest& req, const Engine
     }
 }
 
-// The default: each angle's strips fold straight into the results. Flat (x-major) angles
-// run on the transposed image into transposed results, merged once at the end, so the
-// image is transposed once per sweep rather than twice per angle.
+// Running results over part of the angle set, in image layout.
 template <class T>
-void sweepSheared(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt, bool bySup,
-                  SweepResult<T>& r) {
+struct PartialSweep {
+    Image<T> sup, inf;
+    Image<std::uint16_t> arg;
+    bool started = false;
+};
+
+// Folds `other` into `into`: the extremes, and the smallest k reaching the one that
+// orients (ties go to the smaller index, whichever part holds it).
+template <class T>
+void mergeInto(PartialSweep<T>& into, const PartialSweep<T>& other, bool bySup, int threads) {
+    if (!other.started) return;
+    if (!into.started) {
+        into.sup = other.sup;
+        into.inf = other.inf;
+        into.arg = other.arg;
+        into.started = true;
+        return;
+    }
+    const int W = into.sup.width();
+    parallelFor(static_cast<std::size_t>(into.sup.height()), threads, [&](std::size_t y0, std::size_t y1) {
+        for (int y = static_cast<int>(y0); y < static_cast<int>(y1); ++y)
+            for (int x = 0; x < W; ++x) {
+                T& s = into.sup.at(x, y);
+                T& i = into.inf.at(x, y);
+                std::uint16_t& a = into.arg.at(x, y);
+                const T s2 = other.sup.at(x, y), i2 = other.inf.at(x, y);
+                const std::uint16_t a2 = other.arg.at(x, y);
+                const bool takeOther = bySup ? (s < s2 || (s == s2 && a2 < a)) : (i2 < i || (i2 == i && a2 < a));
+                if (takeOther) a = a2;
+                if (s < s2) s = s2;
+                if (i2 < i) i = i2;
+            }
+    });
+}
+
+// Angles [k0, k1) with `threads` workers inside each angle. Each angle's strips fold
+// straight into the running results. Flat (x-major) angles run on the transposed image
+// (srcT, shared) into transposed results, turned back once at the end, so the image is
+// transposed once per sweep rather than twice per angle.
+template <class T>
+PartialSweep<T> sweepAngles(ImageView<const T> src, ImageView<const T> srcT, const SweepRequest& req, int k0, int k1,
+                            int threads, bool bySup, SweepResult<T>& r) {
     const int W = src.width, H = src.height;
     const Segment seg = segmentOf(req.length);
-    cpu::SweepPlanes<T> upright{r.sup.view(), r.inf.view(), r.argIndex.view(), false};
-    Image<T> srcT, supT, infT;
-    Image<std::uint16_t> argT;
-    cpu::SweepPlanes<T> flat;
-    for (int k = 0; k < req.angles.count; ++k) {
+    PartialSweep<T> upright, flat;
+    cpu::SweepPlanes<T> uprightPlanes, flatPlanes;
+    for (int k = k0; k < k1; ++k) {
         LineFamily fam = lineFamily(req.angles.angle(k), W, H);
         const auto kk = static_cast<std::uint16_t>(k);
         cpu::SpectrumTerm term;
         if (fam.yMajor) {
-            term = cpu::shearedSweepStep<T>(req.op, src, fam, seg, opt.threads, upright, kk, bySup);
+            if (!upright.started) {
+                upright = {Image<T>(W, H), Image<T>(W, H), Image<std::uint16_t>(W, H), true};
+                uprightPlanes = {upright.sup.view(), upright.inf.view(), upright.arg.view(), false};
+            }
+            term = cpu::shearedSweepStep<T>(req.op, src, fam, seg, threads, uprightPlanes, kk, bySup);
         } else {
-            if (srcT.empty()) {
-                srcT = Image<T>(H, W);
-                cpu::transposeImage<T>(src, srcT.view(), opt.threads);
-                supT = Image<T>(H, W);
-                infT = Image<T>(H, W);
-                argT = Image<std::uint16_t>(H, W);
-                flat = cpu::SweepPlanes<T>{supT.view(), infT.view(), argT.view(), false};
+            if (!flat.started) {
+                flat = {Image<T>(H, W), Image<T>(H, W), Image<std::uint16_t>(H, W), true};
+                flatPlanes = {flat.sup.view(), flat.inf.view(), flat.arg.view(), false};
             }
             fam.yMajor = true;  // the x-major family of the image is y-major on its transpose
             fam.width = H;
             fam.height = W;
-            term = cpu::shearedSweepStep<T>(req.op, srcT.cview(), fam, seg, opt.threads, flat, kk, bySup);
+            term = cpu::shearedSweepStep<T>(req.op, srcT, fam, seg, threads, flatPlanes, kk, bySup);
         }
         setSpectrum(r, k, term);
     }
-    if (!flat.started) return;
-    Image<T> sup2(W, H), inf2(W, H);
-    Image<std::uint16_t> arg2(W, H);
-    cpu::transposeImage<T>(supT.cview(), sup2.view(), opt.threads);
-    cpu::transposeImage<T>(infT.cview(), inf2.view(), opt.threads);
-    cpu::transposeImage<std::uint16_t>(argT.cview(), arg2.view(), opt.threads);
-    if (!upright.started) {
-        r.sup = std::move(sup2);
-        r.inf = std::move(inf2);
-        r.argIndex = std::move(arg2);
-        return;
+    if (flat.started) {
+        PartialSweep<T> back{Image<T>(W, H), Image<T>(W, H), Image<std::uint16_t>(W, H), true};
+        cpu::transposeImage<T>(flat.sup.cview(), back.sup.view(), threads);
+        cpu::transposeImage<T>(flat.inf.cview(), back.inf.view(), threads);
+        cpu::transposeImage<std::uint16_t>(flat.arg.cview(), back.arg.view(), threads);
+        mergeInto(upright, back, bySup, threads);
     }
-    for (int y = 0; y < H; ++y)
-        for (int x = 0; x < W; ++x) {
-            T& s = r.sup.at(x, y);
-            T& i = r.inf.at(x, y);
-            std::uint16_t& a = r.argIndex.at(x, y);
-            const T s2 = sup2.at(x, y), i2 = inf2.at(x, y);
-            const std::uint16_t a2 = arg2.at(x, y);
-            // The smallest k reaching the extreme over both halves of the angle set.
-            const bool takeOther = bySup ? (s < s2 || (s == s2 && a2 < a)) : (i2 < i || (i2 == i && a2 < a));
-            if (takeOther) a = a2;
-            if (s < s2) s = s2;
-            if (i2 < i) i = i2;
-        }
+    return upright;
+}
+
+// The default. With many angles, each worker takes a contiguous share of them and runs
+// them alone (no synchronization per angle, and a float spectrum term is summed by one
+// worker, so it does not depend on the thread count); the shares are merged at the end.
+// With few angles, the workers share each angle's strips instead.
+template <class T>
+void sweepSheared(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt, bool bySup,
+                  SweepResult<T>& r) {
+    const int W = src.width, H = src.height;
+    const int count = req.angles.count;
+    bool anyFlat = false;
+    for (int k = 0; k < count && !anyFlat; ++k) anyFlat = !lineFamily(req.angles.angle(k), W, H).yMajor;
+    Image<T> srcT;
+    if (anyFlat) {
+        srcT = Image<T>(H, W);
+        cpu::transposeImage<T>(src, srcT.view(), opt.threads);
+    }
+    // Each share holds two sets of planes; keep them within ~1 GiB together.
+    const double shareBytes = 2.0 * static_cast<double>(src.pixelCount()) * (2 * sizeof(T) + 2);
+    const int memoryCap = std::max(1, static_cast<int>((1024.0 * 1024 * 1024) / shareBytes));
+    const int workers = std::min({resolveThreads(opt.threads), memoryCap, count / 2});
+    PartialSweep<T> total;
+    if (workers <= 1) {
+        total = sweepAngles<T>(src, srcT.cview(), req, 0, count, opt.threads, bySup, r);
+    } else {
+        std::vector<PartialSweep<T>> parts(static_cast<std::size_t>(workers));
+        parallelFor(static_cast<std::size_t>(workers), workers, [&](std::size_t w0, std::size_t w1) {
+            for (std::size_t w = w0; w < w1; ++w) {
+                const int k0 = static_cast<int>(static_cast<std::size_t>(count) * w / static_cast<std::size_t>(workers));
+                const int k1 = static_cast<int>(static_cast<std::size_t>(count) * (w + 1) / static_cast<std::size_t>(workers));
+                parts[w] = sweepAngles<T>(src, srcT.cview(), req, k0, k1, 1, bySup, r);
+            }
+        });
+        for (auto& p : parts) mergeInto(total, p, bySup, opt.threads);
+    }
+    r.sup = std::move(total.sup);
+    r.inf = std::move(total.inf);
+    r.argIndex = std::move(total.arg);
 }
 
 }  // namespace
