@@ -33,6 +33,40 @@ constexpr int kLanes = static_cast<int>(256 / sizeof(T));
 
 // One strip of lanes [u0, u0 + S) over rows [r0, r1] of a y-major family on `src`
 // (width W, height H); applies `op` and writes the valid pixels to `dst`.
+// The operator as passes over a strip: load(i, row, fill) brings row i in with `fill` in
+// lanes outside the image, refill(i, row, fill) resets those lanes between the two halves
+// of an opening or closing, keep(i, row) keeps the first half's result in A, and
+// deliver(i, row) takes finished rows (bottom-up).
+template <class T, int S, class Load, class Refill, class Keep, class Deliver>
+void runStripPasses(MorphOp op, T* A, T* G, int rows, int a, int b, Load&& load, Refill&& refill, Keep&& keep,
+                    Deliver&& deliver) {
+    using Asc = Order<T, true>;
+    using Desc = Order<T, false>;
+    switch (op) {
+    case MorphOp::Erode:
+        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { load(i, row, Asc::top()); });
+        stripBackward<T, Asc, S>(A, G, rows, a, b, deliver);
+        break;
+    case MorphOp::Dilate:
+        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { load(i, row, Desc::top()); });
+        stripBackward<T, Desc, S>(A, G, rows, b, a, deliver);
+        break;
+    case MorphOp::Open:
+    case MorphOp::TopHat:
+        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { load(i, row, Asc::top()); });
+        stripBackward<T, Asc, S>(A, G, rows, a, b, keep);
+        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { refill(i, row, Desc::top()); });
+        stripBackward<T, Desc, S>(A, G, rows, b, a, deliver);
+        break;
+    case MorphOp::Close:
+        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { load(i, row, Desc::top()); });
+        stripBackward<T, Desc, S>(A, G, rows, b, a, keep);
+        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { refill(i, row, Asc::top()); });
+        stripBackward<T, Asc, S>(A, G, rows, a, b, deliver);
+        break;
+    }
+}
+
 // `deliver(t, x, row, count)` receives `count` finished pixels of image row t starting at
 // column x.
 template <class T, class Deliver>
@@ -87,31 +121,7 @@ void processStrip(MorphOp op, ImageView<const T> src, const LineFamily& fam, Seg
         if (row != A + static_cast<std::ptrdiff_t>(i) * S) std::memcpy(A + static_cast<std::ptrdiff_t>(i) * S, row, sizeof(T) * S);
     };
 
-    using Asc = Order<T, true>;
-    using Desc = Order<T, false>;
-    switch (op) {
-    case MorphOp::Erode:
-        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { load(i, row, Asc::top()); });
-        stripBackward<T, Asc, S>(A, G, rows, a, b, store);
-        break;
-    case MorphOp::Dilate:
-        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { load(i, row, Desc::top()); });
-        stripBackward<T, Desc, S>(A, G, rows, b, a, store);
-        break;
-    case MorphOp::Open:
-    case MorphOp::TopHat:
-        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { load(i, row, Asc::top()); });
-        stripBackward<T, Asc, S>(A, G, rows, a, b, inPlace);
-        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { refill(i, row, Desc::top()); });
-        stripBackward<T, Desc, S>(A, G, rows, b, a, store);
-        break;
-    case MorphOp::Close:
-        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { load(i, row, Desc::top()); });
-        stripBackward<T, Desc, S>(A, G, rows, b, a, inPlace);
-        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { refill(i, row, Asc::top()); });
-        stripBackward<T, Asc, S>(A, G, rows, a, b, store);
-        break;
-    }
+    runStripPasses<T, S>(op, A, G, rows, a, b, load, refill, inPlace, store);
 }
 
 // Transposes a rows × cols tile (register blocks where whole, the rest by hand).
@@ -266,31 +276,7 @@ void processStripXMajor(MorphOp op, ImageView<const T> src, ImageView<T> dst, co
         else copyElements(to, row + lo, hi - lo);
     };
 
-    using Asc = Order<T, true>;
-    using Desc = Order<T, false>;
-    switch (op) {
-    case MorphOp::Erode:
-        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { load(i, row, Asc::top()); });
-        stripBackward<T, Asc, S>(A, G, rows, a, b, store);
-        break;
-    case MorphOp::Dilate:
-        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { load(i, row, Desc::top()); });
-        stripBackward<T, Desc, S>(A, G, rows, b, a, store);
-        break;
-    case MorphOp::Open:
-    case MorphOp::TopHat:
-        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { load(i, row, Asc::top()); });
-        stripBackward<T, Asc, S>(A, G, rows, a, b, inPlace);
-        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { refill(i, row, Desc::top()); });
-        stripBackward<T, Desc, S>(A, G, rows, b, a, store);
-        break;
-    case MorphOp::Close:
-        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { load(i, row, Desc::top()); });
-        stripBackward<T, Desc, S>(A, G, rows, b, a, inPlace);
-        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { refill(i, row, Asc::top()); });
-        stripBackward<T, Asc, S>(A, G, rows, a, b, store);
-        break;
-    }
+    runStripPasses<T, S>(op, A, G, rows, a, b, load, refill, inPlace, store);
     flush();
 }
 
