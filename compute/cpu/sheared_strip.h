@@ -86,9 +86,11 @@ inline void stripBackward(const T* __restrict A, const T* __restrict G, int rows
         }
         emit(t, static_cast<const T*>(out));
     };
+    int phase = (rows + p + 1) % L;  // (r + p + 1) mod L once decremented: counting, not dividing, per row
     for (int r = rows - 1; r >= 0; --r) {
+        phase = phase == 0 ? L - 1 : phase - 1;
         const T* __restrict a = A + static_cast<std::ptrdiff_t>(r) * S;
-        if (r == rows - 1 || (r + p + 1) % L == 0) {
+        if (r == rows - 1 || phase == 0) {
             for (int j = 0; j < S; ++j) h[j] = a[j];
         } else {
             for (int j = 0; j < S; ++j) h[j] = O::inner(h[j], a[j]);
