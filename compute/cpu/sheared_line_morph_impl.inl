@@ -231,18 +231,19 @@ void processStripXMajor(MorphOp op, ImageView<const T> src, ImageView<T> dst, co
         if (out.ta - GW >= 0)
             for (int yi = 0; yi < ny; ++yi) __builtin_prefetch(dst.row(static_cast<int>(out.ylo) + yi) + (out.ta - GW), 1);
         // Column c holds rows [ys[c], ye[c]); both ends move monotonically with c, so the
-        // columns of row y are an interval found by binary search.
+        // columns [c0, c1) of row y move monotonically with y: two pointers walk them,
+        // over the rows in the order in which they only advance.
         const bool rising = fam.off(out.tb - 1) >= fam.off(out.ta);
-        for (int yi = 0; yi < ny; ++yi) {
+        int c0 = 0, c1 = 0;
+        for (int step = 0; step < ny; ++step) {
+            const int yi = rising ? step : ny - 1 - step;
             const std::int64_t y = out.ylo + yi;
-            int c0 = 0, c1 = nc;  // [c0, c1): columns with ys ≤ y < ye
-            auto firstTrue = [&](auto pred) { int l = 0, h = nc; while (l < h) { const int m = (l + h) / 2; if (pred(m)) h = m; else l = m + 1; } return l; };
             if (rising) {
-                c0 = firstTrue([&](int c) { return ye[c] > y; });
-                c1 = firstTrue([&](int c) { return ys[c] > y; });
+                while (c0 < nc && ye[c0] <= y) ++c0;
+                while (c1 < nc && ys[c1] <= y) ++c1;
             } else {
-                c0 = firstTrue([&](int c) { return ys[c] <= y; });
-                c1 = firstTrue([&](int c) { return ye[c] <= y; });
+                while (c0 < nc && ys[c0] > y) ++c0;
+                while (c1 < nc && ye[c1] > y) ++c1;
             }
             if (c1 <= c0) continue;
             T* d = dst.row(static_cast<int>(y)) + out.ta;
