@@ -194,11 +194,6 @@ void processStripXMajor(MorphOp op, ImageView<const T> src, ImageView<T> dst, co
                     copyElements(stage + y * GW, src.row(static_cast<int>(in.ylo) + y) + in.ta, nc);
             }
             transposeTile(stage, GW, staged, TRS, ny, nc);
-            // The next group reads the next line of (nearly) the same rows: hundreds of
-            // streams that no hardware prefetcher follows, so ask for them now, while
-            // this group's rows are processed.
-            if (in.tb + GW <= W)
-                for (int y = 0; y < ny; ++y) __builtin_prefetch(src.row(static_cast<int>(in.ylo) + y) + in.tb);
         }
         int lo, hi;
         geo.validLanes(t, lo, hi);
@@ -227,9 +222,6 @@ void processStripXMajor(MorphOp op, ImageView<const T> src, ImageView<T> dst, co
         if (out.tb < 0) return;
         const int ny = static_cast<int>(out.yhi - out.ylo), nc = out.tb - out.ta;
         transposeTile(staged, TRS, stage, GW, nc, ny);
-        // Rows finish bottom-up, so the next group written is the line before this one.
-        if (out.ta - GW >= 0)
-            for (int yi = 0; yi < ny; ++yi) __builtin_prefetch(dst.row(static_cast<int>(out.ylo) + yi) + (out.ta - GW), 1);
         // Column c holds rows [ys[c], ye[c]); both ends move monotonically with c, so the
         // columns [c0, c1) of row y move monotonically with y: two pointers walk them,
         // over the rows in the order in which they only advance.
