@@ -30,15 +30,22 @@ void fifoInner(const T* P, std::size_t N, std::size_t w, T* E, MonotoneFifo<T>& 
     }
 }
 
+// P = top×padL, f, top×padR (line_algorithms_1d.h says why); returns its length.
+template <class T, class O>
+std::size_t padLine(const T* f, std::size_t n, int padL, int padR, std::vector<T>& P) {
+    const std::size_t N = n + static_cast<std::size_t>(padL + padR);
+    P.resize(N);
+    std::fill(P.begin(), P.begin() + padL, O::top());
+    std::copy(f, f + n, P.begin() + padL);
+    std::fill(P.begin() + padL + static_cast<std::ptrdiff_t>(n), P.end(), O::top());
+    return N;
+}
+
 // result[c] = inner over f[c-padL .. c+padR] ∩ [0, n): erosion (Ascending) or dilation (Descending).
 template <class T, class O>
 void slidingInner(const T* f, std::size_t n, int padL, int padR, T* result, LineAlgorithm algo, LineScratch<T>& s) {
     const std::size_t w = static_cast<std::size_t>(padL + padR + 1);
-    const std::size_t N = n + w - 1;
-    s.P.resize(N);
-    std::fill(s.P.begin(), s.P.begin() + padL, O::top());
-    std::copy(f, f + n, s.P.begin() + padL);
-    std::fill(s.P.begin() + padL + static_cast<std::ptrdiff_t>(n), s.P.end(), O::top());
+    const std::size_t N = padLine<T, O>(f, n, padL, padR, s.P);
     if (algo == LineAlgorithm::Fifo) {
         fifoInner<T, O>(s.P.data(), N, w, result, s.innerQ);
     } else {
@@ -53,12 +60,8 @@ template <class T, class O>
 void singlePassOpening(const T* f, std::size_t n, int padL, int padR, T* result, LineAlgorithm algo,
                        LineScratch<T>& s) {
     const std::size_t w = static_cast<std::size_t>(padL + padR + 1);
-    const std::size_t N = n + w - 1;
-    s.P.resize(N);
+    const std::size_t N = padLine<T, O>(f, n, padL, padR, s.P);
     s.out.resize(N);
-    std::fill(s.P.begin(), s.P.begin() + padL, O::top());
-    std::copy(f, f + n, s.P.begin() + padL);
-    std::fill(s.P.begin() + padL + static_cast<std::ptrdiff_t>(n), s.P.end(), O::top());
     if (algo == LineAlgorithm::Fifo) fifoOpening<T, O>(s.P.data(), N, w, s.out.data(), s.innerQ, s.outerQ);
     else stackOpening<T, O>(s.P.data(), N, w, s.out.data(), s.stack);
     std::copy(s.out.begin() + padL, s.out.begin() + padL + static_cast<std::ptrdiff_t>(n), result);

@@ -2,6 +2,7 @@
 // and checks its outputs against the engine's API and OpenCV, and its errors.
 #include "compute/line_morph.h"
 #include "compute/sweep.h"
+#include "tests/support/opencv_images.h"
 #include "tests/support/random_images.h"
 
 #include <QFile>
@@ -66,25 +67,9 @@ QStringList nonEmptyLines(const QString& text) {
     return lines;
 }
 
-template <class T>
-constexpr int cvDepth() {
-    if constexpr (std::is_same_v<T, std::uint8_t>) return CV_8U;
-    else if constexpr (std::is_same_v<T, std::uint16_t>) return CV_16U;
-    else return CV_32F;
-}
-
-template <class T>
-cv::Mat toMat(const Image<T>& img) {
-    return cv::Mat(img.height(), img.width(), CV_MAKETYPE(cvDepth<T>(), 1), const_cast<T*>(img.data())).clone();
-}
-
-template <class T>
-Image<T> fromMat(const cv::Mat& m) {
-    Image<T> img(m.cols, m.rows);
-    for (int y = 0; y < m.rows; ++y)
-        for (int x = 0; x < m.cols; ++x) img.at(x, y) = m.at<T>(y, x);
-    return img;
-}
+using test::cvDepth;
+using test::fromMat;
+using test::toMat;
 
 template <class T>
 Image<T> testImage(int w, int h, std::uint64_t seed) {

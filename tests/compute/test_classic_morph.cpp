@@ -5,6 +5,7 @@
 #include "compute/classic_morph.h"
 #include "compute/classic_se_offsets.h"
 #include "compute/line_geometry.h"
+#include "tests/support/opencv_images.h"
 #include "tests/support/random_images.h"
 
 #include <QtTest/QtTest>
@@ -116,24 +117,11 @@ Image<T> classic(MorphOp op, const Image<T>& f, const ClassicSE& se, const Engin
 
 // ---- OpenCV -------------------------------------------------------------------------
 
-template <class T>
-int cvTypeOf() {
-    if constexpr (std::is_same_v<T, std::uint8_t>) return CV_8U;
-    else if constexpr (std::is_same_v<T, std::uint16_t>) return CV_16U;
-    else return CV_32F;
-}
+using test::fromMat;
 
 template <class T>
-cv::Mat asMat(const Image<T>& img) {  // a copy, so OpenCV never sees our buffer
-    return cv::Mat(img.height(), img.width(), cvTypeOf<T>(), const_cast<T*>(img.data())).clone();
-}
-
-template <class T>
-Image<T> fromMat(const cv::Mat& m) {
-    Image<T> img(m.cols, m.rows);
-    for (int y = 0; y < m.rows; ++y)
-        for (int x = 0; x < m.cols; ++x) img.at(x, y) = m.at<T>(y, x);
-    return img;
+cv::Mat asMat(const Image<T>& img) {
+    return test::toMat(img);
 }
 
 // OpenCV's filters take dst(p) = op src(p + (i, j) − anchor) over the kernel's non-zeros:

@@ -14,6 +14,7 @@
 // an all-+∞ window touching the border would come out FLT_MAX in OpenCV.
 #include "compute/line_morph.h"
 #include "compute/reference/reference_line_morph.h"
+#include "tests/support/opencv_images.h"
 #include "tests/support/random_images.h"
 
 #include <opencv2/core.hpp>
@@ -53,17 +54,11 @@ cv::Mat segmentKernel(int angle, int length, Diagonal diag45 = Diagonal::AntiDia
     }
 }
 
-template <class T>
-cv::Mat asMat(const Image<T>& img) {
-    return cv::Mat(img.height(), img.width(), cvDepth<T>(), const_cast<T*>(img.data())).clone();
-}
+using test::fromMat;
 
 template <class T>
-Image<T> fromMat(const cv::Mat& m) {
-    Image<T> img(m.cols, m.rows);
-    for (int y = 0; y < m.rows; ++y)
-        for (int x = 0; x < m.cols; ++x) img.at(x, y) = m.at<T>(y, x);
-    return img;
+cv::Mat asMat(const Image<T>& img) {
+    return test::toMat(img);
 }
 
 template <class T>
