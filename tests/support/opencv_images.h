@@ -1,21 +1,18 @@
 // Copies between the engine's images and OpenCV's, for the suites that use OpenCV as an
-// oracle (header only: only those suites link OpenCV).
+// oracle (header only: only those suites link OpenCV). The pixel-type mapping is the
+// application's own (app/io/image_io.h).
 #pragma once
 
+#include "app/io/image_io.h"
 #include "compute/image.h"
 
 #include <opencv2/core.hpp>
-
-#include <cstdint>
-#include <type_traits>
 
 namespace linescope::test {
 
 template <class T>
 constexpr int cvDepth() {
-    if constexpr (std::is_same_v<T, std::uint8_t>) return CV_8U;
-    else if constexpr (std::is_same_v<T, std::uint16_t>) return CV_16U;
-    else return CV_32F;
+    return io::cvDepthOf<T>();
 }
 
 // A copy, so that OpenCV never writes into the engine's buffer.
