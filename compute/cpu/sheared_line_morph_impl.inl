@@ -31,8 +31,6 @@ inline void copyElements(T* __restrict d, const T* __restrict s, int n) {
 template <class T>
 constexpr int kLanes = static_cast<int>(256 / sizeof(T));
 
-// One strip of lanes [u0, u0 + S) over rows [r0, r1] of a y-major family on `src`
-// (width W, height H); applies `op` and writes the valid pixels to `dst`.
 // The operator as passes over a strip: load(i, row, fill) brings row i in with `fill` in
 // lanes outside the image, refill(i, row, fill) resets those lanes between the two halves
 // of an opening or closing, keep(i, row) keeps the first half's result in A, and
@@ -67,7 +65,8 @@ void runStripPasses(MorphOp op, T* A, T* G, int rows, int a, int b, Load&& load,
     }
 }
 
-// `deliver(t, x, row, count)` receives `count` finished pixels of image row t starting at
+// One strip of lanes [u0, u0 + S) of a y-major family on `src`, over the rows its lines
+// reach. `deliver(t, x, row, count)` receives `count` finished pixels of image row t starting at
 // column x.
 template <class T, class Deliver>
 void processStrip(MorphOp op, ImageView<const T> src, const LineFamily& fam, Segment seg, std::int64_t u0, T* A,
@@ -90,7 +89,7 @@ void processStrip(MorphOp op, ImageView<const T> src, const LineFamily& fam, Seg
     const int a = std::min(seg.a, rows - 1);
     const int b = std::min(seg.b, rows - 1);
 
-    StripGeometry geo{W, S, u0, r0, &fam};
+    StripGeometry geo{W, S, u0, &fam};
     // Pixel (x0 + j, t) of row t is lane j; x0 + j ≥ 0 for every valid lane.
     auto rowStart = [&](int t) { return u0 + fam.off(t); };
     auto load = [&](int i, T* row, T fill) {
@@ -164,7 +163,7 @@ void processStripXMajor(MorphOp op, ImageView<const T> src, ImageView<T> dst, co
     const int rows = static_cast<int>(r1 - r0 + 1);
     const int a = std::min(seg.a, rows - 1);
     const int b = std::min(seg.b, rows - 1);
-    StripGeometry geo{H, S, u0, r0, &fam};
+    StripGeometry geo{H, S, u0, &fam};
 
     // The group of columns [ta, tb) and the image rows [ylo, yhi) its lanes reach.
     struct Group { int ta = 0, tb = 0; std::int64_t ylo = 0, yhi = 0; };
@@ -286,8 +285,8 @@ void xMajorMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const Lin
         const std::size_t stageBytes = static_cast<std::size_t>(S + 2 * GW) * GW * sizeof(T);
         T* A = static_cast<T*>(threadScratch(ScratchSlot::StripA, bytes));
         T* G = static_cast<T*>(threadScratch(ScratchSlot::StripG, bytes));
-        T* stage = static_cast<T*>(threadScratch(ScratchSlot::TransposedIn, stageBytes));
-        T* staged = static_cast<T*>(threadScratch(ScratchSlot::TransposedOut, stageBytes));
+        T* stage = static_cast<T*>(threadScratch(ScratchSlot::StageIn, stageBytes));
+        T* staged = static_cast<T*>(threadScratch(ScratchSlot::StageOut, stageBytes));
         for (std::size_t k = begin; k < end; ++k)
             processStripXMajor<T>(op, src, dst, fam, seg, first + static_cast<std::int64_t>(k) * S, A, G, stage, staged);
     });

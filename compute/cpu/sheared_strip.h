@@ -21,7 +21,6 @@ struct StripGeometry {
     int width;
     int lanes;
     std::int64_t u0;
-    std::int64_t firstRow;
     const LineFamily* family;
     void validLanes(int t, int& lo, int& hi) const {
         const std::int64_t x0 = u0 + family->off(t);

@@ -6,7 +6,8 @@
 
 namespace linescope::cpu {
 
-enum class ScratchSlot { StripA, StripG, TransposedIn, TransposedOut, Count };
+// A strip's two row buffers, and the two staging buffers of a flat strip's columns.
+enum class ScratchSlot { StripA, StripG, StageIn, StageOut, Count };
 
 // At least `bytes` bytes, 64-byte aligned, owned by the calling thread; valid until the
 // same thread asks for the same slot again.
