@@ -31,6 +31,20 @@ inline void copyElements(T* __restrict d, const T* __restrict s, int n) {
 template <class T>
 constexpr int kLanes = static_cast<int>(256 / sizeof(T));
 
+// The rows [r0, r1] that the lines [u0, u0 + lanes) of a strip reach; false if none.
+// off() is monotone, so each end of a line's extent moves monotonically with the line
+// index: the rows of the strip's first and last lines bound those of all its lines.
+inline bool stripRows(const LineFamily& fam, std::int64_t u0, int lanes, std::int64_t& r0, std::int64_t& r1) {
+    std::int64_t t0a, t1a, t0b, t1b;
+    fam.extent(u0, t0a, t1a);
+    fam.extent(std::min<std::int64_t>(u0 + lanes - 1, fam.lastLine()), t0b, t1b);
+    r0 = fam.majorLength();
+    r1 = -1;
+    if (t0a <= t1a) { r0 = std::min(r0, t0a); r1 = std::max(r1, t1a); }
+    if (t0b <= t1b) { r0 = std::min(r0, t0b); r1 = std::max(r1, t1b); }
+    return r0 <= r1;
+}
+
 // The operator as passes over a strip: load(i, row, fill) brings row i in with `fill` in
 // lanes outside the image, refill(i, row, fill) resets those lanes between the two halves
 // of an opening or closing, keep(i, row) keeps the first half's result in A, and
@@ -73,16 +87,8 @@ void processStrip(MorphOp op, ImageView<const T> src, const LineFamily& fam, Seg
                   T* G, Deliver&& deliver) {
     constexpr int S = kLanes<T>;
     const int W = src.width;
-    const int H = src.height;
-    // off() is monotone, so each end of a line's extent moves monotonically with the line
-    // index: the rows of the strip's first and last lines bound those of all its lines.
-    std::int64_t t0a, t1a, t0b, t1b;
-    fam.extent(u0, t0a, t1a);
-    fam.extent(std::min<std::int64_t>(u0 + S - 1, fam.lastLine()), t0b, t1b);
-    std::int64_t r0 = H, r1 = -1;
-    if (t0a <= t1a) { r0 = std::min(r0, t0a); r1 = std::max(r1, t1a); }
-    if (t0b <= t1b) { r0 = std::min(r0, t0b); r1 = std::max(r1, t1b); }
-    if (r0 > r1) return;
+    std::int64_t r0, r1;
+    if (!stripRows(fam, u0, S, r0, r1)) return;
     const int rows = static_cast<int>(r1 - r0 + 1);
     // Clamping the segment to the rows changes nothing (a window longer than the line
     // already covers it) and bounds the work for λ far beyond the image.
@@ -152,14 +158,9 @@ void processStripXMajor(MorphOp op, ImageView<const T> src, ImageView<T> dst, co
     constexpr int S = kLanes<T>;
     constexpr int GW = static_cast<int>(64 / sizeof(T));  // columns in a group: one cache line
     constexpr int TRS = S + 2 * GW;                       // stride of the transposed group
-    const int W = src.width, H = src.height;
-    std::int64_t t0a, t1a, t0b, t1b;
-    fam.extent(u0, t0a, t1a);
-    fam.extent(std::min<std::int64_t>(u0 + S - 1, fam.lastLine()), t0b, t1b);
-    std::int64_t r0 = W, r1 = -1;
-    if (t0a <= t1a) { r0 = std::min(r0, t0a); r1 = std::max(r1, t1a); }
-    if (t0b <= t1b) { r0 = std::min(r0, t0b); r1 = std::max(r1, t1b); }
-    if (r0 > r1) return;
+    const int H = src.height;
+    std::int64_t r0, r1;
+    if (!stripRows(fam, u0, S, r0, r1)) return;
     const int rows = static_cast<int>(r1 - r0 + 1);
     const int a = std::min(seg.a, rows - 1);
     const int b = std::min(seg.b, rows - 1);
