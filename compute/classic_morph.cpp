@@ -43,6 +43,7 @@
 #include "compute/classic_morph.h"
 
 #include "compute/classic_se_offsets.h"
+#include "compute/cpu/line_algorithms_1d.h"
 #include "compute/line_geometry.h"
 
 #include <algorithm>
@@ -109,44 +110,21 @@ bool isContiguousLine(const LineStage& s, double* angle) {
     return false;
 }
 
-template <class T>
-T erodeIdentity() {
-    if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::max();
-}
-template <class T>
-T dilateIdentity() {
-    if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::lowest();
-}
-
-// out[i] = op of g[i + lo .. i + hi] clipped to [0, n) (lo ≤ 0 ≤ hi), by van Herk/Gil-Werman:
-// blocks of the window's length, running op forwards and backwards inside each block.
-template <class T, class Op>
-void windowed1D(const std::vector<T>& g, int lo, int hi, T identity, Op op, std::vector<T>& h,
-                std::vector<T>& fwd, std::vector<T>& bwd, std::vector<T>& out) {
+// out[i] = inner of g[i + lo .. i + hi] clipped to [0, n) (lo ≤ 0 ≤ hi): the engine's
+// van Herk/Gil-Werman over the chain padded with the neutral value, as for line paths.
+template <class T, class O>
+void windowed1D(const std::vector<T>& g, int lo, int hi, std::vector<T>& padded, std::vector<T>& fwd,
+                std::vector<T>& bwd, std::vector<T>& out) {
     const int n = static_cast<int>(g.size());
     lo = std::max(lo, -(n - 1));  // offsets past the chain's end read nothing
     hi = std::min(hi, n - 1);
-    const int len = hi - lo + 1;
-    const int total = n + hi - lo;
-    h.assign(static_cast<std::size_t>(total), identity);
-    for (int i = 0; i < n; ++i) h[static_cast<std::size_t>(i - lo)] = g[static_cast<std::size_t>(i)];
-    fwd.resize(static_cast<std::size_t>(total));
-    bwd.resize(static_cast<std::size_t>(total));
-    // Block by block (no division per element: this runs once per pixel and stage).
-    for (int start = 0; start < total; start += len) {
-        const auto s0 = static_cast<std::size_t>(start);
-        const auto s1 = static_cast<std::size_t>(std::min(start + len, total));  // one past the block
-        fwd[s0] = h[s0];
-        for (std::size_t u = s0 + 1; u < s1; ++u) fwd[u] = op(fwd[u - 1], h[u]);
-        bwd[s1 - 1] = h[s1 - 1];
-        for (std::size_t u = s1 - 1; u > s0; --u) bwd[u - 1] = op(h[u - 1], bwd[u]);
-    }
-    out.resize(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i)
-        out[static_cast<std::size_t>(i)] =
-            op(bwd[static_cast<std::size_t>(i)], fwd[static_cast<std::size_t>(i + len - 1)]);
+    padded.assign(g.size() + static_cast<std::size_t>(hi - lo), O::top());
+    std::copy(g.begin(), g.end(), padded.begin() - lo);
+    fwd.resize(padded.size());
+    bwd.resize(padded.size());
+    out.resize(g.size());
+    cpu::vanHerkInner<T, O>(padded.data(), padded.size(), static_cast<std::size_t>(hi - lo + 1), out.data(),
+                            fwd.data(), bwd.data());
 }
 
 // Erosion or dilation by the periodic line {k·(dx, dy) : k = −a..b}: a 1-D window along
@@ -164,11 +142,9 @@ void periodicLineMorph(bool erode, ImageView<const T> src, ImageView<T> dst, Lin
             for (std::int64_t x = x0, y = y0; inside(x, y); x += s.dx, y += s.dy)
                 g.push_back(src.at(static_cast<int>(x), static_cast<int>(y)));
             if (erode)
-                windowed1D<T>(g, -s.a, s.b, erodeIdentity<T>(), [](T p, T q) { return std::min(p, q); },
-                              h, fwd, bwd, out);
+                windowed1D<T, cpu::Order<T, true>>(g, -s.a, s.b, h, fwd, bwd, out);
             else  // δ(f)(i) = max f(i − k), k ∈ [−a, b]: the window [−b, a]
-                windowed1D<T>(g, -s.b, s.a, dilateIdentity<T>(), [](T p, T q) { return std::max(p, q); },
-                              h, fwd, bwd, out);
+                windowed1D<T, cpu::Order<T, false>>(g, -s.b, s.a, h, fwd, bwd, out);
             std::size_t i = 0;
             for (std::int64_t x = x0, y = y0; inside(x, y); x += s.dx, y += s.dy)
                 dst.at(static_cast<int>(x), static_cast<int>(y)) = out[i++];
@@ -225,7 +201,7 @@ void runStages(bool erode, ImageView<const T> src, ImageView<T> dst, const std::
         pw * ph > (std::int64_t{1} << 31))
         throw Error("the structuring element is too large: its padded working image would be " +
                     std::to_string(pw) + "x" + std::to_string(ph) + " pixels");
-    const T fill = erode ? erodeIdentity<T>() : dilateIdentity<T>();
+    const T fill = erode ? cpu::highestValue<T>() : cpu::lowestValue<T>();
     Image<T> a(static_cast<int>(pw), static_cast<int>(ph), fill), b(static_cast<int>(pw), static_cast<int>(ph));
     const auto px = static_cast<int>(padX), py = static_cast<int>(padY);
     auto centre = [&](Image<T>& img) {
