@@ -1,16 +1,26 @@
 # CUDA is optional: found -> the CUDA backend is built; absent -> CPU only.
+# The kernels are compiled for every GPU generation CUDA 13 supports, from Turing (sm_75)
+# to Hopper (sm_90), plus sm_90 PTX that newer drivers compile for later chips.
 set(LINESCOPE_HAVE_CUDA OFF)
 if(LINESCOPE_WITH_CUDA)
   include(CheckLanguage)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 75-real 80-real 86-real 89-real 90-real 90-virtual)
+    endif()
+    enable_language(CUDA)
+    find_package(CUDAToolkit REQUIRED)
+    # CMake 3.25 (Debian 12) does not know nvcc's C++20 flag yet: tell it.
+    set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     set(LINESCOPE_HAVE_CUDA ON)
   endif()
 endif()
-# This version of the engine has no CUDA kernels yet: the detection is in place so that
-# the CUDA backend builds as soon as it exists, and says plainly what is built today.
 if(LINESCOPE_HAVE_CUDA)
-  message(STATUS "LineScope: CUDA compiler found (${CMAKE_CUDA_COMPILER}), but this version has no CUDA kernels yet: building the CPU backend only")
+  message(STATUS "LineScope: CUDA ${CUDAToolkit_VERSION} found: building the CUDA backend for ${CMAKE_CUDA_ARCHITECTURES}")
 else()
   message(STATUS "LineScope: no CUDA compiler found (or LINESCOPE_WITH_CUDA=OFF): building the CPU backend only")
 endif()

@@ -2,6 +2,10 @@
 
 #include "compute/image.h"
 
+#if LINESCOPE_HAVE_CUDA
+#include "compute/cuda/cuda_backend.h"
+#endif
+
 namespace linescope {
 
 const char* backendName(Backend b) {
@@ -44,9 +48,12 @@ bool backendAvailable(Backend b, std::string* why) {
     case Backend::Auto:
     case Backend::Cpu: return true;
     case Backend::Cuda:
-        // The CUDA kernels are not part of this version of the engine yet.
-        if (why) *why = "this build of LineScope has no CUDA backend";
+#if LINESCOPE_HAVE_CUDA
+        return cuda::deviceUsable(why);
+#else
+        if (why) *why = "this build of LineScope has no CUDA backend (it was built without a CUDA compiler)";
         return false;
+#endif
     }
     return false;
 }

@@ -7,13 +7,17 @@ namespace linescope {
 
 enum class Backend { Auto, Cpu, Cuda };
 
-// How a line operator is computed on the CPU; all give the same pixels bit for bit.
+// How a line operator is computed; all give the same pixels bit for bit.
+//  CPU:  Sheared (SIMD strips), VanHerk / Fifo / Stack one line at a time, Reference.
+//  CUDA: Auto, Sheared and VanHerk run the band kernel (van Herk/Gil-Werman over bands of
+//        lines in shared memory); Fifo and Stack run Karas et al.'s GPU kernels; Reference
+//        always runs on the CPU.
 enum class LineAlgorithm {
-    Auto,       // the fastest: Sheared
+    Auto,       // the fastest: Sheared on the CPU, the band kernel on the GPU
     Sheared,    // many parallel lines at once: the line family sheared into columns, SIMD van Herk/Gil-Werman
     VanHerk,    // van Herk/Gil-Werman erosion then dilation, one line at a time
-    Fifo,       // Bartovsky et al.'s streaming FIFO opening, one line at a time
-    Stack,      // Morard et al.'s stack (cord) opening, one line at a time
+    Fifo,       // Bartovsky et al.'s streaming FIFO opening (GPU: one thread per line, Karas et al.)
+    Stack,      // Morard et al.'s stack (cord) opening (GPU: Karas et al.'s variant)
     Reference,  // the literal definition, O(λ) per pixel: for tests only
 };
 

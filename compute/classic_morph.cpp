@@ -46,6 +46,10 @@
 #include "compute/cpu/line_algorithms_1d.h"
 #include "compute/line_geometry.h"
 
+#if LINESCOPE_HAVE_CUDA
+#include "compute/cuda/cuda_backend.h"
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -218,6 +222,38 @@ void runStages(bool erode, ImageView<const T> src, ImageView<T> dst, const std::
 
 }  // namespace
 
+const char* classicShapeName(ClassicShape s) {
+    switch (s) {
+    case ClassicShape::HLine: return "HLine";
+    case ClassicShape::VLine: return "VLine";
+    case ClassicShape::Diag45: return "Diag45";
+    case ClassicShape::Diag135: return "Diag135";
+    case ClassicShape::Rect: return "Rect";
+    case ClassicShape::Octagon: return "Octagon";
+    case ClassicShape::Disc: return "Disc";
+    }
+    return "?";
+}
+
+const char* classicMethodName(ClassicMethod m) {
+    switch (m) {
+    case ClassicMethod::Auto: return "auto";
+    case ClassicMethod::VanHerk: return "vhgw";
+    case ClassicMethod::VanHerkTranspose: return "vhgw-transpose";
+    case ClassicMethod::Naive: return "naive";
+    case ClassicMethod::Global: return "global";
+    case ClassicMethod::SharedTile: return "tile";
+    }
+    return "?";
+}
+
+ClassicMethod parseClassicMethod(const std::string& s) {
+    for (auto m : {ClassicMethod::Auto, ClassicMethod::VanHerk, ClassicMethod::VanHerkTranspose, ClassicMethod::Naive,
+                   ClassicMethod::Global, ClassicMethod::SharedTile})
+        if (s == classicMethodName(m)) return m;
+    throw Error("unknown classic method '" + s + "' (expected auto, vhgw, vhgw-transpose, naive, global or tile)");
+}
+
 std::vector<LineStage> classicSEStages(const ClassicSE& se) {
     std::vector<LineStage> st;
     switch (se.shape) {
@@ -312,6 +348,15 @@ void classicMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const Cl
         throw Error("the output image must not be the input image");
     requireNoNaN(src);
     const std::vector<LineStage> stages = classicSEStages(se);
+    const Backend backend = resolveBackend(opt.backend);  // throws when CUDA is asked for and missing
+#if LINESCOPE_HAVE_CUDA
+    if (backend == Backend::Cuda) {
+        cuda::classicMorph<T>(op, src, dst, se);
+        return;
+    }
+#else
+    (void)backend;
+#endif
     switch (op) {
     case MorphOp::Erode:
         runStages<T>(true, src, dst, stages, opt);

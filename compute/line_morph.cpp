@@ -6,6 +6,10 @@
 #include "compute/line_geometry.h"
 #include "compute/reference/reference_line_morph.h"
 
+#if LINESCOPE_HAVE_CUDA
+#include "compute/cuda/cuda_backend.h"
+#endif
+
 #include <algorithm>
 #include <cstring>
 
@@ -48,7 +52,15 @@ void lineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineP
     const Segment seg = segmentOf(p.length);
     const LineFamily family = lineFamily(p.angle, src.width, src.height);
     requireNoNaN(src);
-    resolveBackend(opt.backend);  // throws when CUDA is asked for and missing
+    const Backend backend = resolveBackend(opt.backend);  // throws when CUDA is asked for and missing
+#if LINESCOPE_HAVE_CUDA
+    if (backend == Backend::Cuda && opt.algorithm != LineAlgorithm::Reference) {
+        cuda::lineMorph<T>(op, src, dst, family, seg, opt.algorithm);
+        return;
+    }
+#else
+    (void)backend;
+#endif
 
     switch (opt.algorithm) {
     case LineAlgorithm::Auto:

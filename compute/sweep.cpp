@@ -1,6 +1,10 @@
 // The angle sweep: one operator image at a time, folded into the running results.
 #include "compute/sweep.h"
 
+#if LINESCOPE_HAVE_CUDA
+#include "compute/cuda/cuda_backend.h"
+#endif
+
 #include "compute/cpu/sheared_line_morph.h"
 #include "compute/cpu/sweep_accumulate.h"
 #include "compute/cpu/transpose.h"
@@ -13,6 +17,16 @@
 #include <vector>
 
 namespace linescope {
+
+namespace {
+#if LINESCOPE_HAVE_CUDA
+// On the GPU the band kernel (van Herk/Gil-Werman over bands of lines) serves these and
+// folds the angles as it goes; the paper kernels (Fifo, Stack) sweep one image per angle.
+bool usesBandKernel(LineAlgorithm a) {
+    return a == LineAlgorithm::Auto || a == LineAlgorithm::Sheared || a == LineAlgorithm::VanHerk;
+}
+#endif
+}  // namespace
 
 AngleSet AngleSet::parse(const std::string& text) {
     const auto bad = [&](const std::string& why) {
@@ -219,7 +233,12 @@ SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req, const Engi
     if (src.empty()) throw Error("the image is empty");
     segmentOf(req.length);  // validates λ
     requireNoNaN(src);
-    resolveBackend(opt.backend);
+    const Backend backend = resolveBackend(opt.backend);
+#if LINESCOPE_HAVE_CUDA
+    if (backend == Backend::Cuda && usesBandKernel(opt.algorithm)) return cuda::sweep<T>(src, req);
+#else
+    (void)backend;
+#endif
     const int W = src.width, H = src.height;
     SweepResult<T> r;
     r.angles = req.angles;

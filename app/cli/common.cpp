@@ -29,8 +29,10 @@ std::vector<OptionSpec> engineOptionSpecs() {
 const char* const kEngineOptionsHelp =
     "  --backend B        cpu, cuda or auto (default auto: CUDA when available, else the CPU\n"
     "                     with a one-line notice)\n"
-    "  --algorithm A      auto, sheared, vhgw, fifo, stack or reference (CPU; all give the\n"
-    "                     same pixels; default auto)\n"
+    "  --algorithm A      auto, sheared, vhgw, fifo, stack or reference (all give the same\n"
+    "                     pixels; default auto: sheared on the CPU, the band kernel on the\n"
+    "                     GPU; fifo and stack on the GPU are Karas et al.'s kernels;\n"
+    "                     reference always runs on the CPU)\n"
     "  --threads N        CPU worker threads (default 0 = one per core)\n";
 
 EngineOptions engineOptionsFrom(const Args& args) {

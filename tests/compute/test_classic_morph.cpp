@@ -27,21 +27,8 @@ using namespace linescope::test;
 
 namespace {
 
-const char* shapeName(ClassicShape s) {
-    switch (s) {
-    case ClassicShape::HLine: return "HLine";
-    case ClassicShape::VLine: return "VLine";
-    case ClassicShape::Diag45: return "Diag45";
-    case ClassicShape::Diag135: return "Diag135";
-    case ClassicShape::Rect: return "Rect";
-    case ClassicShape::Octagon: return "Octagon";
-    case ClassicShape::Disc: return "Disc";
-    }
-    return "?";
-}
-
 std::string describeSE(const ClassicSE& se) {
-    return std::string(shapeName(se.shape)) + " w=" + std::to_string(se.width) + " h=" + std::to_string(se.height) +
+    return std::string(classicShapeName(se.shape)) + " w=" + std::to_string(se.width) + " h=" + std::to_string(se.height) +
            " r=" + std::to_string(se.radius);
 }
 

@@ -1,6 +1,7 @@
 // LineFamily against design.md §1: the fixed-point slope, the x-/y-major split, and the
 // partition of the image into contiguous lines, checked by brute-force scans.
 #include "compute/image.h"
+#include "compute/line_band_extent.h"
 #include "compute/line_geometry.h"
 #include "tests/support/random_images.h"
 
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -166,6 +168,38 @@ private slots:
         for (double a = 0; a < 180; a += 2.5) angles.push_back(a);
         for (const auto& sz : sizes)
             for (double a : angles) checkFamily(lineFamily(a, sz[0], sz[1]), a);
+    }
+
+    // The closed-form band extent (the GPU band kernel's) against a scan of every position,
+    // for every slope sign, bands on and off the image, and lengths from 1 to 300.
+    void bandExtentMatchesScan() {
+        std::mt19937_64 rng(42);
+        int checked = 0;
+        for (int i = 0; i < test::scaled(20000); ++i) {
+            const int n = 1 + static_cast<int>(rng() % 300), m = 1 + static_cast<int>(rng() % 300);
+            const std::int32_t slope = rng() % 8 == 0 ? static_cast<std::int32_t>(rng() % 3) - 1 + (rng() % 2 ? 65536 : -65536) * static_cast<std::int32_t>(rng() % 2)
+                                                      : static_cast<std::int32_t>(rng() % 131073) - 65536;
+            const int lanes = 1 << (rng() % 6);
+            const std::int64_t c0 = static_cast<std::int64_t>(rng() % (2 * (n + m) + 1)) - (n + m);
+            int lo = 0, hi = 0;
+            bandExtent(slope, c0, lanes, n, m, lo, hi);
+            int wantLo = n, wantHi = -1;
+            for (int t = 0; t < n; ++t) {
+                const std::int64_t off = (static_cast<std::int64_t>(t) * slope + 32768) >> 16;
+                if (off >= -(c0 + lanes - 1) && off <= m - 1 - c0) {
+                    wantLo = std::min(wantLo, t);
+                    wantHi = std::max(wantHi, t);
+                }
+            }
+            const bool empty = wantHi < wantLo;
+            const std::string ctx = "slope " + std::to_string(slope) + " c0 " + std::to_string(c0) + " lanes " +
+                                    std::to_string(lanes) + " n " + std::to_string(n) + " m " + std::to_string(m) +
+                                    ": got [" + std::to_string(lo) + ", " + std::to_string(hi) + "], expected [" +
+                                    std::to_string(wantLo) + ", " + std::to_string(wantHi) + "]";
+            QVERIFY2(empty ? lo > hi : (lo == wantLo && hi == wantHi), ctx.c_str());
+            ++checked;
+        }
+        QVERIFY(checked > 0);
     }
 
     void rejectsNonFinite() {

@@ -1,0 +1,110 @@
+// Pixel arithmetic shared by the classic kernels. Written __host__ __device__ so that the
+// per-thread bodies of the kernels can also be run on the host, thread by thread, to check
+// them where no GPU is at hand.
+//
+// Why every backend and every method gives the same bits: each kernel reads its input
+// through canonical() (float −0 becomes +0, as the CPU's line operators do) and images hold
+// no NaN (the public API rejects them), so every min or max is taken over values whose
+// order is total and whose equal values share one bit pattern. The extreme of a set is then
+// one bit pattern, whatever order a kernel folds the set in.
+#pragma once
+
+#include "compute/cuda/device_image.h"
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#ifdef __CUDACC__
+#define LS_CLASSIC_HD __host__ __device__ inline
+#else
+#define LS_CLASSIC_HD inline
+#endif
+
+namespace linescope::cuda::classic {
+
+template <class T>
+LS_CLASSIC_HD T highestValue() {
+    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::max();
+}
+template <class T>
+LS_CLASSIC_HD T lowestValue() {
+    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::lowest();
+}
+
+// −0 → +0. __fadd_rn on the device: it is never contracted or reassociated away.
+template <class T>
+LS_CLASSIC_HD T canonical(T v) {
+    if constexpr (std::is_floating_point_v<T>) {
+#ifdef __CUDA_ARCH__
+        return __fadd_rn(v, 0.0f);
+#else
+        return v + T(0);
+#endif
+    } else {
+        return v;
+    }
+}
+
+// Erosion folds with MinOp, dilation with MaxOp; top() never wins the fold.
+struct MinOp {
+    template <class T>
+    LS_CLASSIC_HD static T inner(T x, T y) { return y < x ? y : x; }
+    template <class T>
+    LS_CLASSIC_HD static T top() { return highestValue<T>(); }
+};
+struct MaxOp {
+    template <class T>
+    LS_CLASSIC_HD static T inner(T x, T y) { return x < y ? y : x; }
+    template <class T>
+    LS_CLASSIC_HD static T top() { return lowestValue<T>(); }
+};
+
+// Order-preserving 32-bit keys, for atomicMax on pixel types that have no atomic of their
+// own. For floats: positives get the sign bit set, negatives are inverted, so unsigned
+// order is float order; on canonical values (no −0, no NaN) the map is one-to-one.
+template <class T>
+LS_CLASSIC_HD std::uint32_t orderedKey(T v) {
+    if constexpr (std::is_floating_point_v<T>) {
+        std::uint32_t b;
+        std::memcpy(&b, &v, sizeof b);
+        return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+    } else {
+        return static_cast<std::uint32_t>(v);
+    }
+}
+template <class T>
+LS_CLASSIC_HD T fromOrderedKey(std::uint32_t k) {
+    if constexpr (std::is_floating_point_v<T>) {
+        const std::uint32_t b = (k & 0x80000000u) ? (k & 0x7FFFFFFFu) : ~k;
+        T v;
+        std::memcpy(&v, &b, sizeof v);
+        return v;
+    } else {
+        return static_cast<T>(k);
+    }
+}
+
+// f − γ(f), as the CPU computes it (in T's arithmetic). ∞ − ∞ is NaN, whose bits differ
+// between processors (x86: 0xFFC00000, the GPU: 0x7FFFFFFF): a NaN result takes the host's
+// bits, passed in, so that both backends agree bit for bit.
+template <class T>
+LS_CLASSIC_HD T topHatPixel(T f, T g, std::uint32_t hostNaNBits) {
+    if constexpr (std::is_floating_point_v<T>) {
+#ifdef __CUDA_ARCH__
+        T d = __fsub_rn(f, g);
+#else
+        T d = f - g;
+#endif
+        if (d != d) std::memcpy(&d, &hostNaNBits, sizeof d);
+        return d;
+    } else {
+        (void)hostNaNBits;
+        return static_cast<T>(f - g);
+    }
+}
+
+}  // namespace linescope::cuda::classic

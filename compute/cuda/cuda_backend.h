@@ -1,0 +1,34 @@
+// The CUDA backend as the engine's dispatchers see it: plain C++ over host images, so that
+// line_morph.cpp, sweep.cpp and classic_morph.cpp need no CUDA headers. Implemented in the
+// .cu files beside this one; declared only when the build has CUDA (LINESCOPE_HAVE_CUDA).
+#pragma once
+
+#include "compute/backend.h"
+#include "compute/classic_morph.h"
+#include "compute/image.h"
+#include "compute/line_geometry.h"
+#include "compute/line_morph.h"
+#include "compute/sweep.h"
+
+#include <string>
+
+namespace linescope::cuda {
+
+// Whether a CUDA device can be used (probed once); `why` says why not.
+bool deviceUsable(std::string* why);
+// "NVIDIA H100 80GB HBM3, compute capability 9.0, 132 SMs, 79.1 GiB": for logs and notices.
+std::string deviceDescription();
+
+// dst = op(src) along the line family; `algorithm` picks the kernel (Auto: the band kernel;
+// Fifo / Stack: the kernels of Karas et al.). Bit-exact with the CPU backend.
+template <class T>
+void lineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineFamily& family, Segment seg,
+               LineAlgorithm algorithm);
+
+template <class T>
+SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req);
+
+template <class T>
+void classicMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const ClassicSE& se);
+
+}  // namespace linescope::cuda

@@ -1,0 +1,20 @@
+// Every CUDA runtime call is checked: a failure becomes a linescope::Error naming the call.
+#pragma once
+
+#include <cuda_runtime.h>
+
+namespace linescope::cuda {
+
+[[noreturn]] void throwCudaError(cudaError_t status, const char* call, const char* file, int line);
+
+}  // namespace linescope::cuda
+
+#define LS_CUDA_CHECK(call)                                                              \
+    do {                                                                                 \
+        const cudaError_t ls_status_ = (call);                                           \
+        if (ls_status_ != cudaSuccess)                                                   \
+            ::linescope::cuda::throwCudaError(ls_status_, #call, __FILE__, __LINE__);    \
+    } while (0)
+
+// After a kernel launch: launch-configuration errors surface here, faults at the next sync.
+#define LS_CUDA_CHECK_LAUNCH(kernelName) LS_CUDA_CHECK(cudaPeekAtLastError())

@@ -1,0 +1,209 @@
+#include "compute/cuda/cuda_context.h"
+
+#include "compute/image.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+namespace linescope::cuda {
+
+[[noreturn]] void throwCudaError(cudaError_t status, const char* call, const char* file, int line) {
+    const char* base = std::strrchr(file, '/');
+    throw Error(std::string("CUDA error ") + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) +
+                ") in " + call + " at " + (base ? base + 1 : file) + ":" + std::to_string(line));
+}
+
+void* DeviceBuffer::reserve(std::size_t bytes) {
+    if (bytes <= bytes_ && ptr_) return ptr_;
+    release();
+    const std::size_t rounded = std::max<std::size_t>((bytes + (1u << 20) - 1) & ~std::size_t((1u << 20) - 1), 1u << 20);
+    void* p = nullptr;
+    const cudaError_t status = cudaMalloc(&p, rounded);
+    if (status == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();  // clear the sticky-free allocation error
+        std::size_t freeBytes = 0, total = 0;
+        (void)cudaMemGetInfo(&freeBytes, &total);
+        throw Error("the GPU has too little free memory: " + std::to_string(rounded >> 20) + " MiB needed, " +
+                    std::to_string(freeBytes >> 20) + " MiB free");
+    }
+    LS_CUDA_CHECK(status);
+    ptr_ = p;
+    bytes_ = rounded;
+    return ptr_;
+}
+
+void DeviceBuffer::release() noexcept {
+    if (ptr_) (void)cudaFree(ptr_);
+    ptr_ = nullptr;
+    bytes_ = 0;
+}
+
+void* PinnedBuffer::reserve(std::size_t bytes) {
+    if (bytes <= bytes_ && ptr_) return ptr_;
+    release();
+    void* p = nullptr;
+    LS_CUDA_CHECK(cudaMallocHost(&p, bytes));
+    ptr_ = p;
+    bytes_ = bytes;
+    return ptr_;
+}
+
+void PinnedBuffer::release() noexcept {
+    if (ptr_) (void)cudaFreeHost(ptr_);
+    ptr_ = nullptr;
+    bytes_ = 0;
+}
+
+namespace {
+
+struct Probe {
+    bool ok = false;
+    std::string why;
+};
+
+const Probe& probeOnce() {
+    static const Probe probe = [] {
+        Probe p;
+        int count = 0;
+        const cudaError_t status = cudaGetDeviceCount(&count);
+        if (status != cudaSuccess) {
+            p.why = std::string("no usable CUDA driver or device (") + cudaGetErrorString(status) + ")";
+            (void)cudaGetLastError();
+            return p;
+        }
+        if (count == 0) {
+            p.why = "no CUDA device found";
+            return p;
+        }
+        cudaDeviceProp props{};
+        if (cudaGetDeviceProperties(&props, 0) != cudaSuccess || props.major < 7 ||
+            (props.major == 7 && props.minor < 5)) {
+            p.why = std::string("the GPU ") + props.name + " (compute capability " + std::to_string(props.major) +
+                    "." + std::to_string(props.minor) + ") is older than the oldest this build supports (7.5)";
+            return p;
+        }
+        // A context that cannot even be created (a failing driver) counts as no GPU.
+        void* test = nullptr;
+        const cudaError_t alloc = cudaMalloc(&test, 256);
+        if (alloc != cudaSuccess) {
+            p.why = std::string("the CUDA device cannot be used (") + cudaGetErrorString(alloc) + ")";
+            (void)cudaGetLastError();
+            return p;
+        }
+        (void)cudaFree(test);
+        p.ok = true;
+        return p;
+    }();
+    return probe;
+}
+
+constexpr std::size_t kStagingChunk = 8u << 20;  // bytes per half of the double-buffered staging area
+
+}  // namespace
+
+bool CudaContext::usable(std::string* why) {
+    const Probe& p = probeOnce();
+    if (!p.ok && why) *why = p.why;
+    return p.ok;
+}
+
+CudaContext& CudaContext::get() {
+    std::string why;
+    if (!usable(&why)) throw Error("the CUDA backend is not available: " + why);
+    static CudaContext context;
+    return context;
+}
+
+CudaContext::CudaContext() {
+    LS_CUDA_CHECK(cudaSetDevice(0));
+    LS_CUDA_CHECK(cudaGetDeviceProperties(&props_, 0));
+    LS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+}
+
+CudaContext::~CudaContext() {
+    // At process exit the driver may already be shutting down: release quietly.
+    for (auto& b : buffers_) b.release();
+    staging_.release();
+    if (stream_) (void)cudaStreamDestroy(stream_);
+}
+
+void CudaContext::requireDeviceMemory(std::size_t bytes, const char* what) const {
+    std::size_t freeBytes = 0, total = 0;
+    LS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &total));
+    std::size_t held = 0;
+    for (const auto& b : buffers_) held += b.capacity();
+    // Buffers already held are reused, so only the growth has to fit.
+    if (bytes > freeBytes + held)
+        throw Error(std::string(what) + " needs " + std::to_string(bytes >> 20) + " MiB of GPU memory, but the " +
+                    props_.name + " has only " + std::to_string((freeBytes + held) >> 20) +
+                    " MiB free: use a smaller image or the CPU backend (--backend cpu)");
+}
+
+void CudaContext::upload(const void* host, std::ptrdiff_t hostStrideBytes, void* device, std::size_t pitch,
+                         std::size_t rowBytes, int rows) {
+    if (rows <= 0 || rowBytes == 0) return;
+    const int rowsPerChunk = static_cast<int>(std::max<std::size_t>(1, kStagingChunk / rowBytes));
+    const std::size_t half = static_cast<std::size_t>(rowsPerChunk) * rowBytes;
+    auto* staging = static_cast<unsigned char*>(staging_.reserve(2 * half));
+    // Two halves: the CPU fills one while the copy engine drains the other.
+    cudaEvent_t drained[2];
+    LS_CUDA_CHECK(cudaEventCreateWithFlags(&drained[0], cudaEventDisableTiming));
+    LS_CUDA_CHECK(cudaEventCreateWithFlags(&drained[1], cudaEventDisableTiming));
+    int chunk = 0;
+    for (int y = 0; y < rows; y += rowsPerChunk, ++chunk) {
+        const int n = std::min(rowsPerChunk, rows - y);
+        unsigned char* buf = staging + (chunk & 1) * half;
+        if (chunk >= 2) LS_CUDA_CHECK(cudaEventSynchronize(drained[chunk & 1]));
+        for (int r = 0; r < n; ++r)
+            std::memcpy(buf + static_cast<std::size_t>(r) * rowBytes,
+                        static_cast<const unsigned char*>(host) + static_cast<std::ptrdiff_t>(y + r) * hostStrideBytes,
+                        rowBytes);
+        LS_CUDA_CHECK(cudaMemcpy2DAsync(static_cast<unsigned char*>(device) + static_cast<std::size_t>(y) * pitch, pitch,
+                                        buf, rowBytes, rowBytes, static_cast<std::size_t>(n),
+                                        cudaMemcpyHostToDevice, stream_));
+        LS_CUDA_CHECK(cudaEventRecord(drained[chunk & 1], stream_));
+    }
+    // The staging area must not be refilled by a later call before these copies ran.
+    LS_CUDA_CHECK(cudaEventSynchronize(drained[(chunk - 1) & 1]));
+    (void)cudaEventDestroy(drained[0]);
+    (void)cudaEventDestroy(drained[1]);
+}
+
+void CudaContext::download(const void* device, std::size_t pitch, void* host, std::ptrdiff_t hostStrideBytes,
+                           std::size_t rowBytes, int rows) {
+    if (rows <= 0 || rowBytes == 0) return;
+    const int rowsPerChunk = static_cast<int>(std::max<std::size_t>(1, kStagingChunk / rowBytes));
+    const std::size_t half = static_cast<std::size_t>(rowsPerChunk) * rowBytes;
+    auto* staging = static_cast<unsigned char*>(staging_.reserve(2 * half));
+    cudaEvent_t landed[2];
+    LS_CUDA_CHECK(cudaEventCreateWithFlags(&landed[0], cudaEventDisableTiming));
+    LS_CUDA_CHECK(cudaEventCreateWithFlags(&landed[1], cudaEventDisableTiming));
+    const int chunks = (rows + rowsPerChunk - 1) / rowsPerChunk;
+    auto issue = [&](int chunk) {
+        const int y = chunk * rowsPerChunk;
+        const int n = std::min(rowsPerChunk, rows - y);
+        LS_CUDA_CHECK(cudaMemcpy2DAsync(staging + (chunk & 1) * half, rowBytes,
+                                        static_cast<const unsigned char*>(device) + static_cast<std::size_t>(y) * pitch,
+                                        pitch, rowBytes, static_cast<std::size_t>(n), cudaMemcpyDeviceToHost, stream_));
+        LS_CUDA_CHECK(cudaEventRecord(landed[chunk & 1], stream_));
+    };
+    issue(0);
+    for (int chunk = 0; chunk < chunks; ++chunk) {
+        // The copy engine fills the next half while the CPU empties this one.
+        if (chunk + 1 < chunks) issue(chunk + 1);
+        LS_CUDA_CHECK(cudaEventSynchronize(landed[chunk & 1]));
+        const int y = chunk * rowsPerChunk;
+        const int n = std::min(rowsPerChunk, rows - y);
+        const unsigned char* buf = staging + (chunk & 1) * half;
+        for (int r = 0; r < n; ++r)
+            std::memcpy(static_cast<unsigned char*>(host) + static_cast<std::ptrdiff_t>(y + r) * hostStrideBytes,
+                        buf + static_cast<std::size_t>(r) * rowBytes, rowBytes);
+    }
+    (void)cudaEventDestroy(landed[0]);
+    (void)cudaEventDestroy(landed[1]);
+}
+
+void CudaContext::synchronize() { LS_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+}  // namespace linescope::cuda

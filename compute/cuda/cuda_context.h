@@ -1,0 +1,84 @@
+// The engine's one CUDA device: its stream, its properties and the buffers every call
+// reuses. Calls into the CUDA backend hold lock() for their whole duration, so that two
+// callers (a UI worker and a script, say) never share a buffer at the same time.
+#pragma once
+
+#include "compute/cuda/device_buffer.h"
+#include "compute/cuda/device_image.h"
+
+#include <cuda_runtime.h>
+
+#include <mutex>
+#include <string>
+
+namespace linescope::cuda {
+
+// Named so that the operations that run one after another in a call never share one.
+enum class BufferSlot {
+    Source,        // the uploaded input image
+    Result,        // the output image
+    Temp,          // an intermediate image (two-stage classic operators, top-hats)
+    Temp2,
+    Accumulators,  // sweep accumulators, one set per angle slot
+    Partials,      // per-block partial sums (spectra)
+    Spectrum,
+    Jobs,          // per-launch job tables
+    SweepSup,      // a sweep's results, kept on the device for GPU-resident callers
+    SweepInf,
+    SweepArg,
+    SweepStrength,
+    Scratch,       // kernel working memory in device memory (long segments, FIFO spills)
+    Count
+};
+
+class CudaContext {
+public:
+    // The context of device 0; throws Error when no usable device is present.
+    static CudaContext& get();
+    // Whether a CUDA device can be used: probes the driver once and remembers the answer.
+    static bool usable(std::string* why);
+
+    std::unique_lock<std::mutex> lock() { return std::unique_lock<std::mutex>(mutex_); }
+    cudaStream_t stream() const { return stream_; }
+    const cudaDeviceProp& properties() const { return props_; }
+    int multiprocessors() const { return props_.multiProcessorCount; }
+    // Largest dynamic shared memory one block may ask for (after cudaFuncSetAttribute).
+    std::size_t sharedMemoryPerBlock() const { return props_.sharedMemPerBlockOptin; }
+
+    DeviceBuffer& buffer(BufferSlot s) { return buffers_[static_cast<int>(s)]; }
+    PinnedBuffer& staging() { return staging_; }
+
+    // Throws Error with a clear sentence when `bytes` more than the buffers already held
+    // cannot fit in the device's free memory ("what" names the work).
+    void requireDeviceMemory(std::size_t bytes, const char* what) const;
+
+    // A pitched image in `slot`, valid until the slot is reused.
+    template <class T>
+    DeviceImageView<T> image(BufferSlot slot, int width, int height) {
+        const std::size_t pitch = devicePitch(width, sizeof(T));
+        auto* p = static_cast<T*>(buffer(slot).reserve(pitch * static_cast<std::size_t>(height)));
+        return {p, width, height, pitch};
+    }
+
+    // Host image <-> device image through the pinned staging buffer, on the stream.
+    void upload(const void* host, std::ptrdiff_t hostStrideBytes, void* device, std::size_t pitch,
+                std::size_t rowBytes, int rows);
+    void download(const void* device, std::size_t pitch, void* host, std::ptrdiff_t hostStrideBytes,
+                  std::size_t rowBytes, int rows);
+    void synchronize();
+
+    CudaContext(const CudaContext&) = delete;
+    CudaContext& operator=(const CudaContext&) = delete;
+
+private:
+    CudaContext();
+    ~CudaContext();
+
+    std::mutex mutex_;
+    cudaStream_t stream_ = nullptr;
+    cudaDeviceProp props_{};
+    DeviceBuffer buffers_[static_cast<int>(BufferSlot::Count)];
+    PinnedBuffer staging_;
+};
+
+}  // namespace linescope::cuda

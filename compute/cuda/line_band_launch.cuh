@@ -1,0 +1,149 @@
+// Host side of the band kernel: how many lines a band holds, how long a zone is, where the
+// arrays live, and the launch itself. Shared by the single operators and the sweeps.
+#pragma once
+
+#include "compute/cuda/cuda_check.h"
+#include "compute/cuda/cuda_context.h"
+#include "compute/cuda/line_band_kernel.cuh"
+#include "compute/image.h"
+#include "compute/line_geometry.h"
+#include "compute/line_morph.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <type_traits>
+
+namespace linescope::cuda::band {
+
+// The stages of an operator: erosion reads [c - a, c + b], dilation [c - b, c + a]. Windows
+// longer than the image are clamped: they reach the whole line either way.
+struct Stages {
+    Window first, second;
+    bool minFirst = true;
+    bool twoStage = false;
+};
+
+inline Stages stagesOf(MorphOp op, Segment seg, int width, int height) {
+    const int limit = std::max(width, height) - 1;
+    const Window erosion{std::min(seg.a, limit), std::min(seg.b, limit)};
+    const Window dilation{erosion.right, erosion.left};
+    switch (op) {
+    case MorphOp::Erode: return {erosion, {}, true, false};
+    case MorphOp::Dilate: return {dilation, {}, false, false};
+    case MorphOp::Open:
+    case MorphOp::TopHat: return {erosion, dilation, true, true};
+    case MorphOp::Close: return {dilation, erosion, false, true};
+    }
+    throw Error("unknown morphological operator");
+}
+
+struct Plan {
+    Params params;                 // everything but the jobs
+    std::size_t sharedBytes = 0;   // dynamic shared memory a block (0: arrays in device memory)
+    int reachLeft = 0, reachRight = 0;
+
+    int lanes() const { return 1 << params.laneShift; }
+    bool global() const { return params.globalArrays != nullptr || sharedBytes == 0; }
+    // Output positions a zone of a line family with major length n.
+    int zoneLength(int n) const {
+        return n <= params.capacity ? n : params.capacity - reachLeft - reachRight;
+    }
+};
+
+// Picks the widest band (32 bytes of pixels a row: one memory sector) whose zones keep at
+// least half of each block's positions as outputs, first within the shared memory that lets
+// two blocks share a multiprocessor, then within all of it; failing both (λ in the
+// thousands on very large images), the arrays go to device memory.
+template <class T>
+Plan makePlan(int width, int height, const Stages& st, const CudaContext& ctx) {
+    Plan plan;
+    plan.params.width = width;
+    plan.params.height = height;
+    plan.params.stage1 = st.first;
+    plan.params.stage2 = st.twoStage ? st.second : Window{};
+    plan.reachLeft = st.first.left + (st.twoStage ? st.second.left : 0);
+    plan.reachRight = st.first.right + (st.twoStage ? st.second.right : 0);
+    const int reach = plan.reachLeft + plan.reachRight;
+    const int longest = std::max(width, height);
+    const int widest = static_cast<int>(32 / sizeof(T));
+    // The kernel's own static shared memory (a few bytes) comes on top of the dynamic part.
+    const std::size_t all = ctx.sharedMemoryPerBlock() - 1024;
+    const std::size_t budgets[2] = {std::min<std::size_t>(all, 112 * 1024), all};
+    for (const std::size_t budget : budgets) {
+        for (int lanes = widest; lanes * static_cast<int>(sizeof(T)) >= 4; lanes /= 2) {
+            const int pitch = lanes + static_cast<int>(4 / sizeof(T));  // odd words: conflict-free columns
+            int capacity = static_cast<int>(budget / (sizeof(int) + 3 * pitch * sizeof(T)));
+            while (capacity > 0 && arrayBytes<T>(capacity, pitch) > budget) --capacity;
+            const int zone = longest <= capacity ? longest : capacity - reach;
+            if (longest <= capacity || (zone >= reach && zone >= 64)) {
+                plan.params.laneShift = __builtin_ctz(static_cast<unsigned>(lanes));
+                plan.params.pitch = pitch;
+                plan.params.capacity = std::min(capacity, longest);
+                plan.sharedBytes = arrayBytes<T>(plan.params.capacity, pitch);
+                return plan;
+            }
+        }
+    }
+    plan.params.laneShift = __builtin_ctz(static_cast<unsigned>(widest));
+    plan.params.pitch = widest + static_cast<int>(4 / sizeof(T));
+    plan.params.capacity = longest;
+    plan.params.arrayBytesPerBlock = arrayBytes<T>(longest, plan.params.pitch);
+    plan.sharedBytes = 0;
+    return plan;
+}
+
+inline Job makeJob(const LineFamily& fam, const Plan& plan, int angleIndex, int slot, bool firstInSlot) {
+    Job j;
+    j.slope = fam.slope;
+    j.yMajor = fam.yMajor ? 1 : 0;
+    const std::int64_t first = fam.firstLine(), last = fam.lastLine();
+    j.firstLine = static_cast<std::int32_t>(first);
+    j.bands = static_cast<std::int32_t>((last - first + plan.lanes()) / plan.lanes());
+    const int n = fam.majorLength();
+    j.zoneLength = plan.zoneLength(n);
+    j.zones = (n + j.zoneLength - 1) / j.zoneLength;
+    j.angleIndex = angleIndex;
+    j.slot = slot;
+    j.firstInSlot = firstInSlot ? 1 : 0;
+    return j;
+}
+
+inline int itemsOf(const Job& j) { return j.bands * j.zones; }
+
+// Launches jobs [0, jobCount) of `prm` (the plan's parameters with the jobs filled in).
+template <class T, bool MinFirst, bool TwoStage, Output Out>
+void launch(const Plan& plan, Params prm, int jobCount, DeviceImageView<const T> src, DeviceImageView<T> dst,
+            const FoldTargets<T>& fold, CudaContext& ctx) {
+    auto* kernel = &lineBandKernel<T, MinFirst, TwoStage, Out>;
+    int items = 0;
+    for (int i = 0; i < jobCount; ++i) items = std::max(items, itemsOf(prm.jobs[i]));
+    if (items == 0) return;
+    unsigned gridX = static_cast<unsigned>(items);
+    if (plan.sharedBytes > 0) {
+        // Raising the limit is cheap and idempotent; doing it per launch keeps no hidden state.
+        LS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(plan.sharedBytes)));
+    } else {
+        gridX = static_cast<unsigned>(std::min(items, 2 * ctx.multiprocessors()));
+        const std::size_t bytes = static_cast<std::size_t>(gridX) * jobCount * prm.arrayBytesPerBlock;
+        ctx.requireDeviceMemory(bytes, "the line operator's working arrays");
+        prm.globalArrays = static_cast<unsigned char*>(ctx.buffer(BufferSlot::Scratch).reserve(bytes));
+    }
+    const dim3 grid(gridX, static_cast<unsigned>(jobCount));
+    kernel<<<grid, kBandThreads, plan.sharedBytes, ctx.stream()>>>(src, dst, prm, fold);
+    LS_CUDA_CHECK_LAUNCH("lineBandKernel");
+}
+
+// Calls f(minFirst, twoStage) with the operator's stage order as compile-time constants.
+template <class F>
+void withStageOrder(MorphOp op, F&& f) {
+    switch (op) {
+    case MorphOp::Erode: f(std::true_type{}, std::false_type{}); return;
+    case MorphOp::Dilate: f(std::false_type{}, std::false_type{}); return;
+    case MorphOp::Open:
+    case MorphOp::TopHat: f(std::true_type{}, std::true_type{}); return;
+    case MorphOp::Close: f(std::false_type{}, std::true_type{}); return;
+    }
+}
+
+}  // namespace linescope::cuda::band

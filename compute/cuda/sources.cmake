@@ -1,0 +1,9 @@
+# Sources of the CUDA backend, relative to compute/. Each part keeps its own list line.
+set(LINESCOPE_CUDA_SOURCES
+  cuda/cuda_context.cu
+  cuda/cuda_backend.cu
+  cuda/line_band_morph.cu
+  cuda/line_band_sweep.cu
+)
+list(APPEND LINESCOPE_CUDA_SOURCES cuda/classic_vhgw.cu cuda/classic_square.cu cuda/classic_device.cu cuda/classic_host.cu)
+list(APPEND LINESCOPE_CUDA_SOURCES cuda/paper_line_kernels.cu)

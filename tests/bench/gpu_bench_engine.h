@@ -1,0 +1,61 @@
+// The benchmark's one door to the engine's device-resident CUDA entry points
+// (compute/cuda/cuda_line_api.h): everything the bench times without transfers goes
+// through here, so that a change in that API is mended in gpu_bench_engine.cpp alone.
+#pragma once
+
+#include "compute/backend.h"
+#include "compute/line_morph.h"
+#include "compute/sweep.h"
+#include "tests/bench/gpu_bench_support.h"
+
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace lsbench {
+
+// Whether this build has the device-resident API and a usable device; `why` says why not.
+bool engineDeviceAvailable(std::string* why);
+// A one-line description of the engine's device (name, SMs, memory).
+std::string engineDeviceDescription();
+
+// The engine's stream: every call below is enqueued on it, asynchronously.
+cudaStream_t engineStream();
+// The engine's context lock; hold it around device-resident calls, release it before the
+// host API (which takes it itself).
+std::unique_lock<std::mutex> lockEngine();
+
+// dst = op(src) by the segment of `length` pixels at `angle` degrees, on engineStream().
+void engineMorph(linescope::MorphOp op, const DeviceImage<std::uint8_t>& src, DeviceImage<std::uint8_t>& dst,
+                 double angle, int length, linescope::LineAlgorithm algorithm);
+
+// A sweep's results copied to the host (packed), for checks.
+struct SweepOnHost {
+    std::vector<std::uint8_t> sup, inf, strength;
+    std::vector<std::uint16_t> arg;
+    std::vector<std::int64_t> spectrum;  // exact sums
+};
+
+// A sweep whose results stay on the device (sup, inf, arg, strength, spectrum).
+class EngineSweep {
+public:
+    EngineSweep();
+    ~EngineSweep();
+    EngineSweep(const EngineSweep&) = delete;
+    EngineSweep& operator=(const EngineSweep&) = delete;
+    // Enqueues the sweep of `src` on engineStream().
+    void run(const DeviceImage<std::uint8_t>& src, const linescope::SweepRequest& req);
+    // The results of the last run (valid until the engine's next sweep), synchronously.
+    SweepOnHost download() const;
+    // Fills the last run's result buffers with `byte` (the next run of the same size reuses them).
+    void poison(unsigned char byte) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lsbench

@@ -1,0 +1,316 @@
+// The CUDA backend against the CPU engine, bit for bit (memcmp, so −0 and +0 differ): every
+// operator, pixel type and GPU algorithm (the band kernel, Karas et al.'s FIFO and stack
+// kernels) on random images, angles, segment lengths (beyond the image too) and sizes from
+// 1×1 to 8K; sweeps (sup, inf, orientation, strength, spectra); strided host images. On a
+// machine without a usable GPU every test skips and says why.
+#include "compute/backend.h"
+#include "compute/cuda/cuda_backend.h"
+#include "compute/line_morph.h"
+#include "compute/reference/reference_line_morph.h"
+#include "compute/sweep.h"
+#include "tests/support/random_images.h"
+
+#include <QtTest>
+
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace linescope;
+
+namespace {
+
+const MorphOp kOps[] = {MorphOp::Erode, MorphOp::Dilate, MorphOp::Open, MorphOp::Close, MorphOp::TopHat};
+const MorphOp kSweepOps[] = {MorphOp::Erode, MorphOp::Dilate, MorphOp::Open, MorphOp::Close};
+const LineAlgorithm kGpuAlgorithms[] = {LineAlgorithm::Auto, LineAlgorithm::Fifo, LineAlgorithm::Stack};
+
+EngineOptions cpu() {
+    EngineOptions o;
+    o.backend = Backend::Cpu;
+    return o;
+}
+EngineOptions gpu(LineAlgorithm a = LineAlgorithm::Auto) {
+    EngineOptions o;
+    o.backend = Backend::Cuda;
+    o.algorithm = a;
+    return o;
+}
+
+std::string num(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
+}
+
+// Bit-exact: the GPU must return the very bits the CPU returns. The one exception is NaN,
+// which only a float top-hat makes (∞ − ∞ where the opening keeps an infinity): its sign
+// and payload are the processor's (x86 gives −NaN, CUDA +NaN), so NaN matches any NaN.
+template <class T>
+bool sameBits(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>)
+        if (std::isnan(a) && std::isnan(b)) return true;
+    return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+template <class T>
+std::optional<std::string> bitDifference(const Image<T>& want, const Image<T>& got) {
+    if (want.width() != got.width() || want.height() != got.height()) return std::string("size differs");
+    for (int y = 0; y < want.height(); ++y)
+        for (int x = 0; x < want.width(); ++x)
+            if (!sameBits(want.at(x, y), got.at(x, y))) {
+                long long differ = 0;
+                for (int yy = 0; yy < want.height(); ++yy)
+                    for (int xx = 0; xx < want.width(); ++xx) differ += !sameBits(want.at(xx, yy), got.at(xx, yy));
+                return "first difference at (" + std::to_string(x) + ", " + std::to_string(y) + "): expected " +
+                       test::pixelString(want.at(x, y)) + ", got " + test::pixelString(got.at(x, y)) + "; " +
+                       std::to_string(differ) + " of " + std::to_string(want.pixels().size()) + " pixels differ";
+            }
+    return std::nullopt;
+}
+
+class Failures {
+public:
+    void add(const std::string& m) {
+        if (count_++ < 12) qWarning("%s", m.c_str());
+    }
+    int count() const { return count_; }
+
+private:
+    int count_ = 0;
+};
+
+template <class T>
+void checkOne(const Image<T>& img, MorphOp op, double angle, int length, LineAlgorithm alg, const char* kind,
+              Failures& fails) {
+    const LineParams p{angle, length};
+    const std::string where = std::string(pixelTypeName(pixelTypeOf<T>())) + " " + morphOpName(op) + " " +
+                              algorithmName(alg) + " angle " + num(angle) + " λ " + std::to_string(length) + " " +
+                              std::to_string(img.width()) + "x" + std::to_string(img.height()) + " " + kind;
+    try {
+        const Image<T> want = lineMorph<T>(op, img.cview(), p, cpu());
+        const Image<T> got = lineMorph<T>(op, img.cview(), p, gpu(alg));
+        if (auto d = bitDifference(want, got)) fails.add(where + ": " + *d);
+    } catch (const std::exception& e) {
+        fails.add(where + ": threw " + e.what());
+    }
+}
+
+template <class T>
+void randomCases(int cases, std::uint64_t seed, Failures& fails) {
+    std::mt19937_64 rng(seed);
+    const int sizes[][2] = {{1, 1},   {1, 9},   {9, 1},   {2, 2},    {5, 3},    {33, 17},  {64, 64},
+                            {97, 211}, {203, 151}, {640, 480}, {1000, 37}, {37, 1000}, {1023, 769}};
+    const int lengths[] = {1, 2, 3, 4, 5, 10, 11, 40, 41, 100, 101, 251, 500, 501, 2000, INT_MAX};
+    const auto angles = test::interestingAngles(24, seed);
+    const auto kinds = test::allImageKinds();
+    for (int i = 0; i < cases; ++i) {
+        const auto& sz = sizes[rng() % std::size(sizes)];
+        const auto kind = kinds[rng() % kinds.size()];
+        const Image<T> img = test::randomImage<T>(sz[0], sz[1], rng(), kind);
+        const MorphOp op = kOps[rng() % std::size(kOps)];
+        const LineAlgorithm alg = kGpuAlgorithms[rng() % std::size(kGpuAlgorithms)];
+        const double angle = rng() % 3 == 0 ? angles[rng() % angles.size()]
+                                            : std::uniform_real_distribution<double>(-180, 360)(rng);
+        const int length = rng() % 2 ? lengths[rng() % std::size(lengths)]
+                                     : 1 + static_cast<int>(rng() % static_cast<unsigned>(std::max(sz[0], sz[1]) + 8));
+        checkOne(img, op, angle, length, alg, test::imageKindName(kind), fails);
+    }
+}
+
+template <class F>
+void byType(int type, F&& body) {
+    if (type == 0) body(std::uint8_t{});
+    else if (type == 1) body(std::uint16_t{});
+    else body(float{});
+}
+
+template <class T>
+void compareSweeps(const SweepResult<T>& want, const SweepResult<T>& got, const std::string& where, Failures& fails) {
+    if (auto d = bitDifference(want.sup, got.sup)) fails.add(where + ": sup " + *d);
+    if (auto d = bitDifference(want.inf, got.inf)) fails.add(where + ": inf " + *d);
+    if (auto d = bitDifference(want.argIndex, got.argIndex)) fails.add(where + ": argIndex " + *d);
+    if (auto d = bitDifference(want.strength, got.strength)) fails.add(where + ": strength " + *d);
+    if (want.spectrumExact != got.spectrumExact) fails.add(where + ": the exact spectra differ");
+    if (want.spectrum.size() != got.spectrum.size()) {
+        fails.add(where + ": spectrum sizes differ");
+        return;
+    }
+    double absSum = 0;
+    for (std::size_t i = 0; i < want.sup.pixels().size(); ++i)
+        absSum += std::abs(static_cast<double>(want.sup.pixels()[i])) + std::abs(static_cast<double>(want.inf.pixels()[i]));
+    for (std::size_t k = 0; k < want.spectrum.size(); ++k) {
+        const double a = want.spectrum[k], b = got.spectrum[k];
+        // Integer spectra are exact; float ones are double sums in another order: n·ε·Σ|γ|.
+        const bool same = std::is_floating_point_v<T>
+                              ? (a == b || (std::isfinite(a) && std::isfinite(b) &&
+                                            std::abs(a - b) <= static_cast<double>(want.sup.pixels().size()) *
+                                                                   std::numeric_limits<double>::epsilon() * absSum) ||
+                                 (std::isnan(a) && std::isnan(b)))
+                              : a == b;
+        if (!same) {
+            fails.add(where + ": spectrum[" + std::to_string(k) + "] = " + num(b) + ", expected " + num(a));
+            return;
+        }
+    }
+}
+
+template <class T>
+void sweepCase(int w, int h, std::uint64_t seed, MorphOp op, int length, const AngleSet& angles, Failures& fails,
+               test::ImageKind kind = test::ImageKind::Noise) {
+    const Image<T> img = test::randomImage<T>(w, h, seed, kind);
+    SweepRequest req;
+    req.op = op;
+    req.length = length;
+    req.angles = angles;
+    const std::string where = std::string(pixelTypeName(pixelTypeOf<T>())) + " " + morphOpName(op) + " sweep λ " +
+                              std::to_string(length) + " " + std::to_string(w) + "x" + std::to_string(h) + " angles " +
+                              num(angles.start) + "+k*" + num(angles.step) + " x" + std::to_string(angles.count) +
+                              " " + test::imageKindName(kind);
+    try {
+        const SweepResult<T> want = sweep<T>(img.cview(), req, cpu());
+        const SweepResult<T> got = sweep<T>(img.cview(), req, gpu());
+        compareSweeps(want, got, where, fails);
+    } catch (const std::exception& e) {
+        fails.add(where + ": threw " + e.what());
+    }
+}
+
+}  // namespace
+
+class TestCudaLineMorph : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        std::string why;
+        if (!cuda::deviceUsable(&why)) QSKIP(("no usable CUDA device: " + why).c_str());
+        qInfo("GPU: %s", cuda::deviceDescription().c_str());
+    }
+
+    void backendResolves() {
+        std::string notice;
+        QCOMPARE(resolveBackend(Backend::Auto, &notice), Backend::Cuda);
+        QVERIFY(notice.empty());
+        QVERIFY(backendAvailable(Backend::Cuda));
+    }
+
+    // The band kernel against the literal definition on small images (independent of the CPU).
+    void againstReference() {
+        Failures fails;
+        std::mt19937_64 rng(7);
+        for (int i = 0; i < test::scaled(300); ++i) {
+            const int w = 1 + static_cast<int>(rng() % 40), h = 1 + static_cast<int>(rng() % 40);
+            const double angle = std::uniform_real_distribution<double>(0, 180)(rng);
+            const int length = 1 + static_cast<int>(rng() % 50);
+            const MorphOp op = kOps[rng() % std::size(kOps)];
+            const Image<std::uint8_t> img = test::randomImage<std::uint8_t>(w, h, rng(), test::ImageKind::FewLevels);
+            const Image<std::uint8_t> want = reference::referenceLineMorph<std::uint8_t>(op, img.cview(), angle, length);
+            const Image<std::uint8_t> got = lineMorph<std::uint8_t>(op, img.cview(), {angle, length}, gpu());
+            if (auto d = bitDifference(want, got))
+                fails.add(std::string(morphOpName(op)) + " angle " + num(angle) + " λ " + std::to_string(length) + ": " + *d);
+        }
+        QCOMPARE(fails.count(), 0);
+    }
+
+    void randomImages_data() {
+        QTest::addColumn<int>("type");
+        QTest::newRow("uint8") << 0;
+        QTest::newRow("uint16") << 1;
+        QTest::newRow("float32") << 2;
+    }
+    void randomImages() {
+        QFETCH(int, type);
+        Failures fails;
+        byType(type, [&](auto t) { randomCases<decltype(t)>(test::scaled(700), 100 + type, fails); });
+        QCOMPARE(fails.count(), 0);
+    }
+
+    // Every whole degree and the exact diagonals, on a non-square image, for each algorithm.
+    void everyDegree() {
+        Failures fails;
+        const Image<std::uint8_t> img = test::randomImage<std::uint8_t>(301, 157, 5, test::ImageKind::Blocky);
+        for (int d = 0; d < 180; ++d)
+            for (LineAlgorithm alg : kGpuAlgorithms)
+                checkOne(img, d % 2 ? MorphOp::Open : MorphOp::Close, d, 3 + d % 60, alg, "blocky", fails);
+        QCOMPARE(fails.count(), 0);
+    }
+
+    // Large images: the band kernel's zones (lines longer than shared memory holds), the
+    // device-memory arrays (λ in the thousands), and 8K frames.
+    void largeImages() {
+        Failures fails;
+        const Image<std::uint8_t> big = test::randomImage<std::uint8_t>(4096, 4096, 11, test::ImageKind::Noise);
+        for (double angle : {0.0, 30.0, 45.0, 90.0, 135.0, 170.0})
+            for (int length : {11, 501, 3001})
+                checkOne(big, MorphOp::Open, angle, length, LineAlgorithm::Auto, "noise 4096²", fails);
+        const Image<float> wide = test::randomImage<float>(7680, 4320, 12, test::ImageKind::Noise);
+        for (double angle : {0.0, 12.5, 60.0, 91.0})
+            checkOne(wide, MorphOp::Close, angle, 251, LineAlgorithm::Auto, "float 8K", fails);
+        checkOne(wide, MorphOp::TopHat, 44.0, 7001, LineAlgorithm::Auto, "float 8K", fails);
+        const Image<std::uint16_t> tall = test::randomImage<std::uint16_t>(300, 9000, 13, test::ImageKind::Blocky);
+        for (double angle : {0.0, 45.0, 89.0, 100.0})
+            for (LineAlgorithm alg : kGpuAlgorithms)
+                checkOne(tall, MorphOp::Open, angle, 1201, alg, "uint16 300x9000", fails);
+        QCOMPARE(fails.count(), 0);
+    }
+
+    // Host images with a stride: read through the stride, padding never written.
+    void stridedImages() {
+        const Image<float> img = test::randomImage<float>(123, 77, 3, test::ImageKind::Noise);
+        auto src = test::PaddedImage<float>::copyOf(img, 5, -7.0f);
+        test::PaddedImage<float> dst(123, 77, 9, 42.0f);
+        lineMorph<float>(MorphOp::Open, src.cview(), dst.view(), {33.0, 17}, gpu());
+        const Image<float> want = lineMorph<float>(MorphOp::Open, img.cview(), {33.0, 17}, cpu());
+        Image<float> got(123, 77);
+        for (int y = 0; y < 77; ++y)
+            for (int x = 0; x < 123; ++x) got.at(x, y) = dst.cview().at(x, y);
+        const auto d = bitDifference(want, got);
+        QVERIFY2(!d, d ? d->c_str() : "");
+        QVERIFY(dst.paddingIntact());
+    }
+
+    void sweeps_data() {
+        QTest::addColumn<int>("type");
+        QTest::newRow("uint8") << 0;
+        QTest::newRow("uint16") << 1;
+        QTest::newRow("float32") << 2;
+    }
+    void sweeps() {
+        QFETCH(int, type);
+        Failures fails;
+        byType(type, [&](auto t) {
+            using T = decltype(t);
+            std::mt19937_64 rng(900 + type);
+            for (MorphOp op : kSweepOps) {
+                sweepCase<T>(96, 64, rng(), op, 11, AngleSet{0, 1, 180}, fails, test::ImageKind::FewLevels);
+                sweepCase<T>(1, 1, rng(), op, 5, AngleSet{0, 30, 6}, fails);
+                sweepCase<T>(37, 5, rng(), op, 100, AngleSet{-10, 0.25, 81}, fails, test::ImageKind::Blocky);
+                sweepCase<T>(5, 53, rng(), op, 2, AngleSet{44, 0.5, 5}, fails, test::ImageKind::Specials);
+                sweepCase<T>(200, 150, rng(), op, 41, AngleSet{0, 0.25, 720}, fails, test::ImageKind::FewLevels);
+            }
+            sweepCase<T>(640, 640, rng(), MorphOp::Open, 41, AngleSet{0, 1, 180}, fails);
+            sweepCase<T>(1000, 1411, rng(), MorphOp::Close, 250, AngleSet{-10, 0.25, 81}, fails, test::ImageKind::Blocky);
+            sweepCase<T>(900, 300, rng(), MorphOp::Open, 3000, AngleSet{0, 7, 26}, fails);
+        });
+        QCOMPARE(fails.count(), 0);
+    }
+
+    // The GPU never returns silent garbage: bad input is refused as on the CPU.
+    void errors() {
+        Image<float> nan(8, 8, 1.0f);
+        nan.at(3, 4) = std::numeric_limits<float>::quiet_NaN();
+        QVERIFY_THROWS_EXCEPTION(Error, lineMorph<float>(MorphOp::Open, nan.cview(), {0, 3}, gpu()));
+        Image<std::uint8_t> img(8, 8, 1);
+        QVERIFY_THROWS_EXCEPTION(Error, lineMorph<std::uint8_t>(MorphOp::Open, img.cview(), {0, 0}, gpu()));
+        SweepRequest req;
+        req.op = MorphOp::TopHat;
+        QVERIFY_THROWS_EXCEPTION(Error, sweep<std::uint8_t>(img.cview(), req, gpu()));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCudaLineMorph)
+#include "test_cuda_line_morph.moc"
