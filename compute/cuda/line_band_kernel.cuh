@@ -15,6 +15,7 @@
 #pragma once
 
 #include "compute/cuda/device_image.h"
+#include "compute/line_band_extent.h"
 
 #include <cstdint>
 #include <limits>
@@ -56,6 +57,8 @@ struct Params {
     int laneShift = 5;      // L = 1 << laneShift lines a band
     int capacity = 0;       // positions the arrays hold
     int pitch = 0;          // elements from one position to the next in the arrays
+    int chunk = 1;          // positions a thread scans in a stage (the window length when that suffices)
+    int tableEntries = 0;   // chunk carries a lane (0 when chunk = window length)
     unsigned char* globalArrays = nullptr;  // null: the arrays are in shared memory
     std::size_t arrayBytesPerBlock = 0;
     Job jobs[kMaxJobsPerLaunch];
@@ -106,30 +109,6 @@ __device__ inline int offAt(std::int32_t slope, int t) {
     return static_cast<int>((static_cast<long long>(t) * slope + 32768) >> 16);
 }
 
-// First t in [lo, hi) with pred(t), for a predicate that is false then true; hi if none.
-template <class Pred>
-__device__ inline int lowerBound(int lo, int hi, Pred pred) {
-    while (lo < hi) {
-        const int mid = lo + (hi - lo) / 2;
-        if (pred(mid)) hi = mid;
-        else lo = mid + 1;
-    }
-    return lo;
-}
-
-// Positions [lo, hi] where some line of the band [c0, c0 + L - 1] is inside the image:
-// off(t) ∈ [-(c0 + L - 1), m - 1 - c0], an interval because off is monotone.
-__device__ inline void bandHull(std::int32_t slope, int c0, int lanes, int n, int m, int& lo, int& hi) {
-    const int A = -(c0 + lanes - 1), B = m - 1 - c0;
-    if (slope >= 0) {
-        lo = lowerBound(0, n, [&](int t) { return offAt(slope, t) >= A; });
-        hi = lowerBound(0, n, [&](int t) { return offAt(slope, t) > B; }) - 1;
-    } else {
-        lo = lowerBound(0, n, [&](int t) { return offAt(slope, t) <= B; });
-        hi = lowerBound(0, n, [&](int t) { return offAt(slope, t) < A; }) - 1;
-    }
-}
-
 struct BandGeometry {
     int c0;         // line of lane 0
     int loadStart;  // major position of array position 0
@@ -141,90 +120,190 @@ struct BandGeometry {
 };
 
 // One stage of van Herk/Gil-Werman over the arrays: out[c] = op of in over
-// [c - w.left, c + w.right] ∩ [0, count). Blocks of the window length start at position 0.
+// [c - w.left, c + w.right] ∩ [0, count). Blocks of the window length start at position 0;
+// each output is op(suffix of its window's first block, prefix of its last block).
+// Long windows leave too few (lane, block) pairs to occupy the block's threads, so blocks
+// are cut into chunks of `chunk` positions: chunk aggregates and their carries within the
+// block come first, then every chunk scans its own positions from its carry.
 // When maskOut, positions outside the image get `mask` (the next stage's neutral value).
 template <class T, bool IsMin>
-__device__ void vhgwStage(const T* in, T* suffix, T* out, const BandGeometry& g, int laneShift, int pitch, Window w,
-                          const int* offTab, bool maskOut, T mask) {
+__device__ void vhgwStage(const T* __restrict__ in, T* __restrict__ suffix, T* __restrict__ out,
+                          T* __restrict__ tables, const BandGeometry& g, int laneShift, int pitch, Window w, int chunk,
+                          const int* __restrict__ offTab, bool maskOut, T mask) {
     using O = Op<T, IsMin>;
+    const T neutral = O::neutral();
     const int lanes = 1 << laneShift;
     const int len = w.left + w.right + 1;
     const int P = g.count;
-    const int blocksA = (P + len - 1) / len;
-    for (int item = threadIdx.x; item < (blocksA << laneShift); item += blockDim.x) {
-        const int l = item & (lanes - 1);
-        const int s = (item >> laneShift) * len;
-        const int e = min(s + len, P);
-        T run = O::neutral();
-        for (int q = e - 1; q >= s; --q) {
-            run = O::apply(run, in[q * pitch + l]);
-            suffix[q * pitch + l] = run;
+    const int E = P + w.right;  // prefixes run past the arrays so that the last outputs see their blocks
+    const int perBlock = (len + chunk - 1) / chunk;
+    const int chunks = (E + len - 1) / len * perBlock;
+    T* aggregate = tables;
+    T* suffixCarry = tables + chunks * lanes;
+    T* prefixCarry = suffixCarry + chunks * lanes;
+    auto bounds = [&](int ci, int& s, int& e) {
+        const int b = ci / perBlock;
+        s = b * len + (ci - b * perBlock) * chunk;
+        e = min(s + chunk, b * len + len);
+    };
+    if (perBlock > 1) {
+        for (int item = threadIdx.x; item < (chunks << laneShift); item += blockDim.x) {
+            const int l = item & (lanes - 1), ci = item >> laneShift;
+            int s, e;
+            bounds(ci, s, e);
+            e = min(e, P);
+            T a = neutral;
+            for (int q = s; q < e; ++q) a = O::apply(a, in[q * pitch + l]);
+            aggregate[ci * lanes + l] = a;
+        }
+        __syncthreads();
+        for (int item = threadIdx.x; item < ((chunks / perBlock) << laneShift); item += blockDim.x) {
+            const int l = item & (lanes - 1), first = (item >> laneShift) * perBlock;
+            T run = neutral;
+            for (int j = perBlock - 1; j >= 0; --j) {
+                suffixCarry[(first + j) * lanes + l] = run;
+                run = O::apply(run, aggregate[(first + j) * lanes + l]);
+            }
+            run = neutral;
+            for (int j = 0; j < perBlock; ++j) {
+                prefixCarry[(first + j) * lanes + l] = run;
+                run = O::apply(run, aggregate[(first + j) * lanes + l]);
+            }
+        }
+        __syncthreads();
+    }
+    for (int item = threadIdx.x; item < (chunks << laneShift); item += blockDim.x) {
+        const int l = item & (lanes - 1), ci = item >> laneShift;
+        int s, e;
+        bounds(ci, s, e);
+        e = min(e, P);
+        if (s >= e) continue;
+        const T* __restrict__ src = in + l;
+        T* __restrict__ dst = suffix + l;
+        T run = perBlock > 1 ? suffixCarry[ci * lanes + l] : neutral;
+        int q = e - 1;
+        for (; q - 3 >= s; q -= 4) {  // four independent loads in flight before the chain uses them
+            const T v0 = src[q * pitch], v1 = src[(q - 1) * pitch], v2 = src[(q - 2) * pitch], v3 = src[(q - 3) * pitch];
+            run = O::apply(run, v0);
+            dst[q * pitch] = run;
+            run = O::apply(run, v1);
+            dst[(q - 1) * pitch] = run;
+            run = O::apply(run, v2);
+            dst[(q - 2) * pitch] = run;
+            run = O::apply(run, v3);
+            dst[(q - 3) * pitch] = run;
+        }
+        for (; q >= s; --q) {
+            run = O::apply(run, src[q * pitch]);
+            dst[q * pitch] = run;
         }
     }
     __syncthreads();
-    const int end = P + w.right;  // prefixes run past the arrays so that the last outputs see their blocks
-    const int blocksB = (end + len - 1) / len;
-    for (int item = threadIdx.x; item < (blocksB << laneShift); item += blockDim.x) {
-        const int l = item & (lanes - 1);
-        const int s = (item >> laneShift) * len;
-        const int e = min(s + len, end);
+    for (int item = threadIdx.x; item < (chunks << laneShift); item += blockDim.x) {
+        const int l = item & (lanes - 1), ci = item >> laneShift;
+        int s, e;
+        bounds(ci, s, e);
+        e = min(e, E);
+        if (s >= e) continue;
+        const T* __restrict__ src = in + l;
+        const T* __restrict__ suf = suffix + l;
+        T* __restrict__ dst = out + l;
         const int minor0 = g.c0 + l;
-        T prefix = O::neutral();
-        for (int q = s; q < e; ++q) {
-            if (q < P) prefix = O::apply(prefix, in[q * pitch + l]);
+        T prefix = perBlock > 1 ? prefixCarry[ci * lanes + l] : neutral;
+        // Outputs c = q - right; the window's first position c - left = q - (len - 1).
+        auto emit = [&](int q, T x, T h) {
+            prefix = O::apply(prefix, x);
             const int c = q - w.right;
-            if (c < 0) continue;
-            const int first = c - w.left;
-            T v = first >= 0 ? O::apply(suffix[first * pitch + l], prefix) : prefix;
+            if (c < 0) return;
+            T v = O::apply(h, prefix);
             if (maskOut) {
                 const int u = minor0 + offTab[c];
                 if (u < 0 || u >= g.m) v = mask;
             }
-            out[c * pitch + l] = v;
+            dst[c * pitch] = v;
+        };
+        auto input = [&](int q) { return q < P ? src[q * pitch] : neutral; };
+        auto head = [&](int q) { return q >= len - 1 ? suf[(q - len + 1) * pitch] : neutral; };
+        int q = s;
+        for (; q + 3 < e; q += 4) {
+            const T x0 = input(q), x1 = input(q + 1), x2 = input(q + 2), x3 = input(q + 3);
+            const T h0 = head(q), h1 = head(q + 1), h2 = head(q + 2), h3 = head(q + 3);
+            emit(q, x0, h0);
+            emit(q + 1, x1, h1);
+            emit(q + 2, x2, h2);
+            emit(q + 3, x3, h3);
         }
+        for (; q < e; ++q) emit(q, input(q), head(q));
     }
     __syncthreads();
 }
 
-template <class T>
-__device__ inline T pixelAt(DeviceImageView<const T> img, bool yMajor, int t, int u) {
-    return yMajor ? img.row(t)[u] : img.row(u)[t];
-}
+// One array position of one lane, and its pixel (t, u) in major/minor coordinates.
+struct Site {
+    int p, l, t, u;
+    bool inside;  // the pixel is in the image
+    bool valid;   // the site exists (batches may run past the end)
+};
 
-// Visits the array positions [p0, p1) × lanes, with the threads of a warp on consecutive
-// pixels of one image row: consecutive lanes for y-major families (their pixels are side by
-// side in a row), consecutive positions for x-major ones. body(p, lane, t, u, inside).
-template <class Body>
-__device__ inline void forEachPosition(const BandGeometry& g, int laneShift, const int* offTab, int p0, int p1,
-                                       Body&& body) {
+// Visits the array positions [p0, p1) × lanes in batches of K per thread: fetch(site) for
+// all K first, so that their global loads are in flight together, then consume(site, value).
+// The threads of a warp are on consecutive pixels of one image row: consecutive lanes for
+// y-major families (their pixels are side by side in a row), consecutive positions of one
+// lane for x-major ones.
+template <int K, class Fetch, class Consume>
+__device__ inline void forEachSite(const BandGeometry& g, int laneShift, const int* __restrict__ offTab, int p0,
+                                   int p1, Fetch&& fetch, Consume&& consume) {
+    using V = decltype(fetch(Site{}));
     const int lanes = 1 << laneShift;
+    auto site = [&](int p, int l, bool valid) {
+        Site s{p, l, 0, 0, false, valid};
+        if (valid) {
+            s.t = g.loadStart + p;
+            s.u = g.c0 + l + offTab[p];
+            s.inside = s.u >= 0 && s.u < g.m;
+        }
+        return s;
+    };
     if (g.yMajor) {
         const int total = (p1 - p0) << laneShift;
-        for (int i = threadIdx.x; i < total; i += blockDim.x) {
-            const int l = i & (lanes - 1);
-            const int p = p0 + (i >> laneShift);
-            const int u = g.c0 + l + offTab[p];
-            body(p, l, g.loadStart + p, u, u >= 0 && u < g.m);
+        for (int base = threadIdx.x; base < total; base += K * blockDim.x) {
+            Site st[K];
+            V v[K];
+#pragma unroll
+            for (int k = 0; k < K; ++k) {
+                const int i = base + k * blockDim.x;
+                st[k] = site(p0 + (i >> laneShift), i & (lanes - 1), i < total);
+                v[k] = fetch(st[k]);
+            }
+#pragma unroll
+            for (int k = 0; k < K; ++k)
+                if (st[k].valid) consume(st[k], v[k]);
         }
     } else {
-        const int span = p1 - p0;
-        for (int l = 0; l < lanes; ++l)
-            for (int i = threadIdx.x; i < span; i += blockDim.x) {
-                const int p = p0 + i;
-                const int u = g.c0 + l + offTab[p];
-                body(p, l, g.loadStart + p, u, u >= 0 && u < g.m);
+        const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, warps = blockDim.x >> 5;
+        for (int l = warp; l < lanes; l += warps)
+            for (int base = p0 + lane; base < p1; base += 32 * K) {
+                Site st[K];
+                V v[K];
+#pragma unroll
+                for (int k = 0; k < K; ++k) {
+                    const int p = base + 32 * k;
+                    st[k] = site(p, l, p < p1);
+                    v[k] = fetch(st[k]);
+                }
+#pragma unroll
+                for (int k = 0; k < K; ++k)
+                    if (st[k].valid) consume(st[k], v[k]);
             }
     }
 }
 
-// The same over the pixels inside the image only: body(p, lane, t, u).
-template <class Body>
-__device__ inline void forEachInImage(const BandGeometry& g, int laneShift, const int* offTab, int p0, int p1,
-                                      Body&& body) {
-    forEachPosition(g, laneShift, offTab, p0, p1, [&](int p, int l, int t, int u, bool inside) {
-        if (inside) body(p, l, t, u);
-    });
+template <class T>
+__device__ inline T loadPixel(DeviceImageView<const T> img, bool yMajor, const Site& s) {
+    return __ldg(yMajor ? img.row(s.t) + s.u : img.row(s.u) + s.t);
 }
+
+inline constexpr int kBatch = 4;
 
 template <class T>
 __device__ inline SumOf<T> blockSum(SumOf<T> v, SumOf<T>* scratch) {
@@ -241,12 +320,14 @@ __device__ inline SumOf<T> blockSum(SumOf<T> v, SumOf<T>* scratch) {
 
 inline std::size_t alignUp(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
 
-// Bytes of the per-block arrays: the offsets table and three [position][lane] arrays.
+// Bytes of the per-block arrays: the offsets table, three [position][lane] arrays, the
+// chunk tables (aggregates, suffix and prefix carries) and the block-sum scratch.
 template <class T>
-__host__ __device__ inline std::size_t arrayBytes(int capacity, int pitch) {
+__host__ __device__ inline std::size_t arrayBytes(int capacity, int pitch, int lanes, int tableEntries) {
     const std::size_t table = (static_cast<std::size_t>(capacity) * sizeof(int) + 15) / 16 * 16;
     const std::size_t one = (static_cast<std::size_t>(capacity) * pitch * sizeof(T) + 15) / 16 * 16;
-    return table + 3 * one + 64;  // + the block-sum scratch
+    const std::size_t chunkTables = (3 * static_cast<std::size_t>(tableEntries) * lanes * sizeof(T) + 15) / 16 * 16;
+    return table + 3 * one + chunkTables + 64;
 }
 
 template <class T, bool MinFirst, bool TwoStage, Output Out>
@@ -264,8 +345,10 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
     T* F = reinterpret_cast<T*>(base + table);
     T* H = reinterpret_cast<T*>(base + table + one);
     T* E = reinterpret_cast<T*>(base + table + 2 * one);
-    auto* sumScratch = reinterpret_cast<SumOf<T>*>(base + table + 3 * one);
-    __shared__ int hull[2];
+    T* chunkTables = reinterpret_cast<T*>(base + table + 3 * one);
+    auto* sumScratch = reinterpret_cast<SumOf<T>*>(
+        base + table + 3 * one +
+        (3 * static_cast<std::size_t>(prm.tableEntries) * (1u << prm.laneShift) * sizeof(T) + 15) / 16 * 16);
 
     const int lanes = 1 << prm.laneShift;
     const bool yMajor = job.yMajor != 0;
@@ -281,26 +364,20 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
     for (int item = blockIdx.x; item < items; item += gridDim.x) {
         const int band = item / job.zones, zone = item % job.zones;
         const int c0 = job.firstLine + band * lanes;
-        if (threadIdx.x == 0) {
-            int lo, hi;
-            bandHull(job.slope, c0, lanes, n, m, lo, hi);
-            hull[0] = lo;
-            hull[1] = hi;
-        }
-        __syncthreads();
-        const int t0 = max(zone * job.zoneLength, hull[0]);
-        const int t1 = min(min(zone * job.zoneLength + job.zoneLength, n), hull[1] + 1);
+        int hullLo, hullHi;  // every thread computes the same closed form: no barrier needed
+        bandExtent(job.slope, c0, lanes, n, m, hullLo, hullHi);
+        const int t0 = max(zone * job.zoneLength, hullLo);
+        const int t1 = min(min(zone * job.zoneLength + job.zoneLength, n), hullHi + 1);
         BandGeometry g;
         g.c0 = c0;
         g.n = n;
         g.m = m;
         g.yMajor = yMajor;
-        g.loadStart = max(hull[0], t0 - reachLeft);
-        const int loadEnd = min(hull[1] + 1, t1 + reachRight);
+        g.loadStart = max(hullLo, t0 - reachLeft);
+        const int loadEnd = min(hullHi + 1, t1 + reachRight);
         g.count = loadEnd - g.loadStart;
         g.outBegin = t0 - g.loadStart;
         g.outEnd = t1 - g.loadStart;
-        __syncthreads();  // hull[] is rewritten by the next item
         if (t0 >= t1) {  // uniform across the block: the band misses this zone
             if constexpr (Out == Output::Fold)
                 if (threadIdx.x == 0)
@@ -311,15 +388,18 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
         for (int p = threadIdx.x; p < g.count; p += blockDim.x) offTab[p] = offAt(job.slope, g.loadStart + p);
         __syncthreads();
         // Everything outside the image is the first stage's neutral value.
-        forEachPosition(g, prm.laneShift, offTab, 0, g.count, [&](int p, int l, int t, int u, bool inside) {
-            F[p * prm.pitch + l] = inside ? canonical(pixelAt(src, yMajor, t, u)) : First::neutral();
-        });
+        forEachSite<kBatch>(
+            g, prm.laneShift, offTab, 0, g.count,
+            [&](const Site& st) { return st.inside ? canonical(loadPixel(src, yMajor, st)) : First::neutral(); },
+            [&](const Site& st, T v) { F[st.p * prm.pitch + st.l] = v; });
         __syncthreads();
 
-        vhgwStage<T, MinFirst>(F, H, E, g, prm.laneShift, prm.pitch, w1, offTab, TwoStage, Second::neutral());
+        vhgwStage<T, MinFirst>(F, H, E, chunkTables, g, prm.laneShift, prm.pitch, w1, prm.chunk, offTab, TwoStage,
+                               Second::neutral());
         const T* result = E;
         if constexpr (TwoStage) {
-            vhgwStage<T, !MinFirst>(E, H, F, g, prm.laneShift, prm.pitch, w2, offTab, false, T{});
+            vhgwStage<T, !MinFirst>(E, H, F, chunkTables, g, prm.laneShift, prm.pitch, w2, prm.chunk, offTab, false,
+                                    T{});
             result = F;
         }
 
@@ -330,36 +410,67 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
             std::uint16_t* arg = fold.arg + static_cast<std::size_t>(job.slot) * fold.slotPixels;
             const auto k = static_cast<std::uint16_t>(job.angleIndex);
             const bool first = job.firstInSlot != 0;
-            forEachInImage(g, prm.laneShift, offTab, g.outBegin, g.outEnd, [&](int p, int l, int t, int u) {
-                const T v = result[p * prm.pitch + l];
-                sum += static_cast<SumOf<T>>(v);
-                const std::size_t i = yMajor ? static_cast<std::size_t>(t) * prm.width + u
-                                             : static_cast<std::size_t>(u) * prm.width + t;
-                if (first) {
-                    best[i] = v;
-                    other[i] = v;
-                    arg[i] = k;
-                } else {
+            struct Seen {
+                T v, best, other;
+            };
+            auto index = [&](const Site& st) {
+                return yMajor ? static_cast<std::size_t>(st.t) * prm.width + st.u
+                              : static_cast<std::size_t>(st.u) * prm.width + st.t;
+            };
+            forEachSite<kBatch>(
+                g, prm.laneShift, offTab, g.outBegin, g.outEnd,
+                [&](const Site& st) {
+                    Seen s{};
+                    if (st.inside) {
+                        s.v = result[st.p * prm.pitch + st.l];
+                        if (!first) {
+                            s.best = best[index(st)];
+                            s.other = other[index(st)];
+                        }
+                    }
+                    return s;
+                },
+                [&](const Site& st, const Seen& s) {
+                    if (!st.inside) return;
+                    sum += static_cast<SumOf<T>>(s.v);
+                    const std::size_t i = index(st);
+                    if (first) {
+                        best[i] = s.v;
+                        other[i] = s.v;
+                        arg[i] = k;
+                        return;
+                    }
                     // The orientation follows the first stage's extreme over angles: the
                     // supremum for openings and erosions, the infimum for closings and dilations.
-                    const T b = best[i];
-                    if (Second::apply(b, v) != b) {  // strictly better: the smallest k keeps ties
-                        best[i] = v;
+                    if (Second::apply(s.best, s.v) != s.best) {  // strictly better: the smallest k keeps ties
+                        best[i] = s.v;
                         arg[i] = k;
                     }
-                    other[i] = First::apply(other[i], v);
-                }
-            });
+                    other[i] = First::apply(s.other, s.v);
+                });
             const SumOf<T> total = blockSum<T>(sum, sumScratch);
             if (threadIdx.x == 0)
                 fold.partials[static_cast<std::size_t>(job.angleIndex) * fold.partialsPerAngle + item] = total;
         } else {
-            forEachInImage(g, prm.laneShift, offTab, g.outBegin, g.outEnd, [&](int p, int l, int t, int u) {
-                const T v = result[p * prm.pitch + l];
-                T* d = yMajor ? dst.row(t) + u : dst.row(u) + t;
-                if constexpr (Out == Output::TopHat) *d = static_cast<T>(pixelAt(src, yMajor, t, u) - v);
-                else *d = v;
-            });
+            struct Seen {
+                T v, f;
+            };
+            forEachSite<kBatch>(
+                g, prm.laneShift, offTab, g.outBegin, g.outEnd,
+                [&](const Site& st) {
+                    Seen s{};
+                    if (st.inside) {
+                        s.v = result[st.p * prm.pitch + st.l];
+                        if constexpr (Out == Output::TopHat) s.f = loadPixel(src, yMajor, st);
+                    }
+                    return s;
+                },
+                [&](const Site& st, const Seen& s) {
+                    if (!st.inside) return;
+                    T* d = yMajor ? dst.row(st.t) + st.u : dst.row(st.u) + st.t;
+                    if constexpr (Out == Output::TopHat) *d = static_cast<T>(s.f - s.v);
+                    else *d = s.v;
+                });
         }
         __syncthreads();  // the arrays are reused by the next item
     }

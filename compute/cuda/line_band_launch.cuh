@@ -50,6 +50,23 @@ struct Plan {
     }
 };
 
+// Positions a thread scans in one stage: whole windows when the (lane, window) pairs of a
+// block already give every thread work, else chunks sized for about two pairs a thread.
+inline int chunkFor(int positions, int lanes, int window) {
+    const long long wholeWindows = (static_cast<long long>(positions) + window - 1) / window * lanes;
+    if (wholeWindows >= kBandThreads) return window;
+    const long long c = std::max<long long>(16, (static_cast<long long>(positions) * lanes + 2 * kBandThreads - 1) /
+                                                    (2 * kBandThreads));
+    return c >= window ? window : static_cast<int>(c);
+}
+
+// Chunk-table entries a lane needs for `positions` positions (0 without chunks).
+inline int tableEntriesFor(int positions, int maxRight, int window, int chunk) {
+    if (chunk >= window) return 0;
+    const long long blocks = (static_cast<long long>(positions) + maxRight + window - 1) / window;
+    return static_cast<int>(blocks * ((window + chunk - 1) / chunk));
+}
+
 // Picks the widest band (32 bytes of pixels a row: one memory sector) whose zones keep at
 // least half of each block's positions as outputs, first within the shared memory that lets
 // two blocks share a multiprocessor, then within all of it; failing both (λ in the
@@ -64,30 +81,34 @@ Plan makePlan(int width, int height, const Stages& st, const CudaContext& ctx) {
     plan.reachLeft = st.first.left + (st.twoStage ? st.second.left : 0);
     plan.reachRight = st.first.right + (st.twoStage ? st.second.right : 0);
     const int reach = plan.reachLeft + plan.reachRight;
+    const int window = st.first.left + st.first.right + 1;  // both stages have the segment's length
+    const int maxRight = std::max(st.first.right, st.twoStage ? st.second.right : 0);
     const int longest = std::max(width, height);
     const int widest = static_cast<int>(32 / sizeof(T));
     // The kernel's own static shared memory (a few bytes) comes on top of the dynamic part.
     const std::size_t all = ctx.sharedMemoryPerBlock() - 1024;
     const std::size_t budgets[2] = {std::min<std::size_t>(all, 112 * 1024), all};
+    auto settle = [&](int lanes, int pitch, int capacity) {
+        plan.params.laneShift = __builtin_ctz(static_cast<unsigned>(lanes));
+        plan.params.pitch = pitch;
+        plan.params.capacity = capacity;
+        plan.params.chunk = chunkFor(capacity, lanes, window);
+        plan.params.tableEntries = tableEntriesFor(capacity, maxRight, window, plan.params.chunk);
+        return arrayBytes<T>(capacity, pitch, lanes, plan.params.tableEntries);
+    };
     for (const std::size_t budget : budgets) {
         for (int lanes = widest; lanes * static_cast<int>(sizeof(T)) >= 4; lanes /= 2) {
             const int pitch = lanes + static_cast<int>(4 / sizeof(T));  // odd words: conflict-free columns
-            int capacity = static_cast<int>(budget / (sizeof(int) + 3 * pitch * sizeof(T)));
-            while (capacity > 0 && arrayBytes<T>(capacity, pitch) > budget) --capacity;
+            int capacity = std::min(longest, static_cast<int>(budget / (sizeof(int) + 3 * pitch * sizeof(T))));
+            while (capacity > 0 && settle(lanes, pitch, capacity) > budget) capacity -= std::max(1, capacity / 64);
             const int zone = longest <= capacity ? longest : capacity - reach;
-            if (longest <= capacity || (zone >= reach && zone >= 64)) {
-                plan.params.laneShift = __builtin_ctz(static_cast<unsigned>(lanes));
-                plan.params.pitch = pitch;
-                plan.params.capacity = std::min(capacity, longest);
-                plan.sharedBytes = arrayBytes<T>(plan.params.capacity, pitch);
+            if (capacity > 0 && (longest <= capacity || (zone >= reach && zone >= 64))) {
+                plan.sharedBytes = settle(lanes, pitch, capacity);
                 return plan;
             }
         }
     }
-    plan.params.laneShift = __builtin_ctz(static_cast<unsigned>(widest));
-    plan.params.pitch = widest + static_cast<int>(4 / sizeof(T));
-    plan.params.capacity = longest;
-    plan.params.arrayBytesPerBlock = arrayBytes<T>(longest, plan.params.pitch);
+    plan.params.arrayBytesPerBlock = settle(widest, widest + static_cast<int>(4 / sizeof(T)), longest);
     plan.sharedBytes = 0;
     return plan;
 }
