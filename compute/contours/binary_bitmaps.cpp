@@ -47,16 +47,18 @@ void packRow(const std::uint8_t* src, int width, std::uint64_t* dst, std::size_t
 
 // A pixel is interior when its four cross neighbours are foreground; the frame words and
 // rows are zero, so pixels on the image's edge are never interior.
-void borderRow(const PixelBits& fg, int y, std::uint64_t* dst) {
+void borderRow(const PixelBits& fg, int y, std::uint64_t* dst, std::uint64_t* used, std::size_t usedWords) {
     const std::uint64_t* up = fg.row(y - 1);
     const std::uint64_t* mid = fg.row(y);
     const std::uint64_t* down = fg.row(y + 1);
+    std::fill_n(used, usedWords, 0);
     dst[0] = 0;
     const std::size_t last = fg.wordsPerRow - 1;
     for (std::size_t i = 1; i < last; ++i) {
         const std::uint64_t westFg = (mid[i] << 1) | (mid[i - 1] >> 63);
         const std::uint64_t eastFg = (mid[i] >> 1) | (mid[i + 1] << 63);
         dst[i] = mid[i] & ~(up[i] & down[i] & westFg & eastFg);
+        used[i >> 6] |= static_cast<std::uint64_t>(dst[i] != 0) << (i & 63);
     }
     dst[last] = 0;
 }
@@ -72,6 +74,8 @@ void preprocessBorders(ImageView<const std::uint8_t> image, int threads, BinaryB
     std::fill_n(out.foreground.row(h), wpr, 0);
     std::fill_n(out.border.row(-1), wpr, 0);
     std::fill_n(out.border.row(h), wpr, 0);
+    out.usedWordsPerRow = (wpr + 63) / 64;
+    out.borderWordsUsed.resize(out.usedWordsPerRow * static_cast<std::size_t>(h));
     const auto rows = static_cast<std::size_t>(h);
     parallelFor(rows, threads, [&](std::size_t b, std::size_t e) {
         for (std::size_t y = b; y < e; ++y) {
@@ -82,7 +86,8 @@ void preprocessBorders(ImageView<const std::uint8_t> image, int threads, BinaryB
     parallelFor(rows, threads, [&](std::size_t b, std::size_t e) {
         for (std::size_t y = b; y < e; ++y) {
             const int yi = static_cast<int>(y);
-            borderRow(out.foreground, yi, out.border.row(yi));
+            borderRow(out.foreground, yi, out.border.row(yi), out.borderWordsUsed.data() + y * out.usedWordsPerRow,
+                      out.usedWordsPerRow);
         }
     });
 }

@@ -5,8 +5,10 @@
 #include "compute/contours/border_geometry.h"
 #include "compute/image.h"
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace linescope::contours {
@@ -32,28 +34,42 @@ struct PixelBits {
     }
 };
 
-// Bits x − 1, x, x + 1 of a row (bit 0 = x − 1); x may be −1 … width.
+// Bits x − 1, x, x + 1 of a row (bit 0 = x − 1); x may be −1 … width − 1. One unaligned
+// little-endian load of the 8 bytes holding them (they never straddle more than 8 bytes,
+// and the row's right frame word keeps the load inside the row).
+static_assert(std::endian::native == std::endian::little, "threeBits reads the bitmap's words as bytes");
 inline unsigned threeBits(const std::uint64_t* row, int x) {
     const auto b = static_cast<unsigned>(x + 63);  // bit of x − 1
-    const std::uint64_t lo = row[b >> 6], hi = row[(b >> 6) + 1];
-    const unsigned s = b & 63u;
-    // (hi << 1) << (63 − s) is hi << (64 − s) without the undefined shift by 64 when s = 0.
-    return static_cast<unsigned>(((lo >> s) | ((hi << 1) << (63 - s))) & 7u);
+    std::uint64_t v;
+    std::memcpy(&v, reinterpret_cast<const unsigned char*>(row) + (b >> 3), sizeof v);
+    return static_cast<unsigned>(v >> (b & 7u)) & 7u;
 }
 
-// The 8-neighbour foreground mask of pixel k (OpenCV's chain-code order).
-inline unsigned neighbourMask(const PixelBits& fg, PixelKey k) {
-    const int x = keyX(k), y = keyY(k);
-    const std::uint64_t* mid = fg.row(y);
-    const unsigned top = threeBits(mid - fg.wordsPerRow, x);
-    const unsigned centre = threeBits(mid, x);
-    const unsigned bottom = threeBits(mid + fg.wordsPerRow, x);
-    return kNeighbourTable[top | (centre << 3) | (bottom << 6)];
+// The 3×3 neighbourhood of pixel (x, y) as 9 bits (rows above, at, below; bit 0 = x − 1),
+// the index of kNeighbourTable and the tracking step tables.
+inline unsigned neighbourhood(const std::uint64_t* words, std::size_t wordsPerRow, int x, int y) {
+    const std::uint64_t* mid = words + static_cast<std::size_t>(y + 1) * wordsPerRow;
+    return threeBits(mid - wordsPerRow, x) | (threeBits(mid, x) << 3) | (threeBits(mid + wordsPerRow, x) << 6);
 }
+inline unsigned neighbourhood(const PixelBits& fg, int x, int y) {
+    return neighbourhood(fg.words.data(), fg.wordsPerRow, x, y);
+}
+
+// The 8-neighbour foreground mask of pixel (x, y) (OpenCV's chain-code order).
+inline unsigned neighbourMask(const PixelBits& fg, int x, int y) { return kNeighbourTable[neighbourhood(fg, x, y)]; }
 
 struct BinaryBitmaps {
     PixelBits foreground;  // non-zero pixels
     PixelBits border;      // foreground pixels with a zero among their four cross neighbours
+    // Per image row, one bit per word of `border`: set when the word holds a border pixel.
+    // Most rows of most rectangles hold none, and this small array (1/64 of the bitmap)
+    // lets the tracking scan skip them without touching the bitmap.
+    std::vector<std::uint64_t> borderWordsUsed;
+    std::size_t usedWordsPerRow = 0;
+
+    bool borderWordUsed(int y, std::size_t word) const {
+        return (borderWordsUsed[static_cast<std::size_t>(y) * usedWordsPerRow + (word >> 6)] >> (word & 63)) & 1u;
+    }
 };
 
 // Fills both bitmaps from the image (non-zero = foreground) on `threads` workers.

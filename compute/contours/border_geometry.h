@@ -33,6 +33,15 @@ LINESCOPE_HD constexpr int keyY(PixelKey k) { return static_cast<int>(k >> 16); 
 inline constexpr int kDirX[8] = {1, 1, 0, -1, -1, -1, 0, 1};
 inline constexpr int kDirY[8] = {0, -1, -1, -1, 0, 1, 1, 1};
 
+// Direction deltas without a memory load: 2 bits per direction, value + 1.
+constexpr unsigned packDeltas(const int (&delta)[8]) {
+    unsigned packed = 0;
+    for (int d = 0; d < 8; ++d) packed |= static_cast<unsigned>(delta[d] + 1) << (2 * d);
+    return packed;
+}
+LINESCOPE_HD constexpr int dirX(int d) { return static_cast<int>((packDeltas(kDirX) >> (2 * d)) & 3u) - 1; }
+LINESCOPE_HD constexpr int dirY(int d) { return static_cast<int>((packDeltas(kDirY) >> (2 * d)) & 3u) - 1; }
+
 // The key of the neighbour in direction d. Only ever applied towards foreground pixels,
 // which lie inside the image, so the packed arithmetic never wraps between rows.
 LINESCOPE_HD constexpr PixelKey stepKey(PixelKey k, int d) {
@@ -117,6 +126,37 @@ LINESCOPE_HD constexpr unsigned triadLabel(int former, int next) { return crossZ
 
 // The cross zeros of a pixel with neighbour mask `mask`.
 LINESCOPE_HD constexpr unsigned crossZerosAround(unsigned mask) { return crossZerosOf(~mask & 0xFFu); }
+
+// One step of tracking as a table lookup, indexed by the 3×3 neighbourhood (9 bits: rows
+// above, at and below the pixel, 3 bits each with bit 0 = x − 1) and a direction: forwards
+// by the former's direction, giving the next; backwards by the next's, giving the former.
+// Each entry also holds the triad's label and the pixel's own cross zeros, so a step costs
+// one load after reading the neighbourhood. Entries: bits 0–2 direction, 3–6 label, 7–10
+// cross zeros of the pixel.
+struct TrackingStep {
+    std::uint16_t bits;
+    LINESCOPE_HD constexpr int direction() const { return bits & 7; }
+    LINESCOPE_HD constexpr unsigned label() const { return (bits >> 3) & 15u; }
+    LINESCOPE_HD constexpr unsigned crossZeros() const { return (bits >> 7) & 15u; }
+};
+
+template <bool Forward>
+constexpr std::array<TrackingStep, 512 * 8> makeStepTable() {
+    std::array<TrackingStep, 512 * 8> t{};
+    for (unsigned nb = 0; nb < 512; ++nb) {
+        const unsigned mask = kNeighbourTable[nb];
+        for (int d = 0; d < 8; ++d) {
+            if (!(mask & (1u << d))) continue;  // the given neighbour must be foreground
+            const int other = Forward ? nextAfter(mask, d) : formerBefore(mask, d);
+            const unsigned label = Forward ? triadLabel(d, other) : triadLabel(other, d);
+            t[nb * 8 + static_cast<unsigned>(d)].bits =
+                static_cast<std::uint16_t>(static_cast<unsigned>(other) | (label << 3) | (crossZerosAround(mask) << 7));
+        }
+    }
+    return t;
+}
+inline constexpr std::array<TrackingStep, 512 * 8> kForwardSteps = makeStepTable<true>();
+inline constexpr std::array<TrackingStep, 512 * 8> kBackwardSteps = makeStepTable<false>();
 
 // The direction of each cross-zero label bit.
 LINESCOPE_HD constexpr int directionOfCrossZero(unsigned bit) {

@@ -117,14 +117,13 @@ void answerQueries(const TrackedBorders& t, std::vector<Query>& queries, int thr
 
     parallelFor(busy.size(), threads, [&](std::size_t b, std::size_t e) {
         // Rectangle-local slots: the query waiting at each pixel for its west or east zero.
-        std::vector<std::uint32_t> westSlot, eastSlot;
+        // Allocated once for the worker; only the slots a rectangle fills are reset after it.
+        const auto maxArea = static_cast<std::size_t>(g.rectWidth) * static_cast<std::size_t>(g.rectHeight);
+        std::vector<std::uint32_t> westSlot(maxArea, kNone), eastSlot(maxArea, kNone);
         for (std::size_t bi = b; bi < e; ++bi) {
             const std::uint32_t r = busy[bi];
             const PixelRect rect = rectBounds(g, static_cast<int>(r));
             const int rw = rect.x1 - rect.x0;
-            const auto area = static_cast<std::size_t>(rw) * static_cast<std::size_t>(rect.y1 - rect.y0);
-            westSlot.assign(area, kNone);
-            eastSlot.assign(area, kNone);
             auto local = [&](PixelKey k) {
                 return static_cast<std::size_t>(keyY(k) - rect.y0) * static_cast<std::size_t>(rw) +
                        static_cast<std::size_t>(keyX(k) - rect.x0);
@@ -150,6 +149,10 @@ void answerQueries(const TrackedBorders& t, std::vector<Query>& queries, int thr
                     if (west != kNone && (label & kWestZero)) queries[west].answer = borderOf[p];
                     if (east != kNone && (label & kEastZero)) queries[east].answer = borderOf[p];
                 }
+            }
+            for (std::uint32_t qi = begin[r]; qi < begin[r + 1]; ++qi) {
+                const Query& q = queries[byRect[qi]];
+                (q.zero == kWestZero ? westSlot : eastSlot)[local(q.pixel)] = kNone;
             }
         }
     });

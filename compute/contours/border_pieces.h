@@ -5,7 +5,10 @@
 
 #include "compute/contours/border_geometry.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace linescope::contours {
@@ -99,10 +102,41 @@ struct ClosedBorder {
     BorderSummary summary;
 };
 
+// A growable array of pixels that, unlike std::vector, does not zero what it allocates:
+// tracking appends every border point to one in its hottest loop, through a cursor it
+// keeps in registers (see append()).
+class PointPool {
+public:
+    const PixelKey* data() const { return buffer_.get(); }
+    std::size_t size() const { return size_; }
+    void clear() { size_ = 0; }
+    PixelKey back() const { return buffer_[size_ - 1]; }
+    const PixelKey& operator[](std::size_t i) const { return buffer_[i]; }
+
+    // Room for `extra` more points: returns the end of the used part; write there, then resize.
+    PixelKey* reserveMore(std::size_t extra) {
+        if (size_ + extra > capacity_) {
+            const std::size_t capacity = std::max(size_ + extra, 2 * capacity_ + 1024);
+            std::unique_ptr<PixelKey[]> bigger(new PixelKey[capacity]);
+            std::copy_n(buffer_.get(), size_, bigger.get());
+            buffer_ = std::move(bigger);
+            capacity_ = capacity;
+        }
+        return buffer_.get() + size_;
+    }
+    std::size_t capacity() const { return capacity_; }
+    PixelKey* begin() { return buffer_.get(); }
+    void resize(std::size_t n) { size_ = n; }  // n ≤ capacity(); the points up to n are written
+
+private:
+    std::unique_ptr<PixelKey[]> buffer_;
+    std::size_t size_ = 0, capacity_ = 0;
+};
+
 // Everything tracking and connecting produce.
 struct TrackedBorders {
     RectGrid grid;
-    std::vector<std::vector<PixelKey>> pointPools;  // one per CPU worker (one on the GPU)
+    std::vector<PointPool> pointPools;              // one per CPU worker (one on the GPU)
     std::vector<BorderPiece> pieces;                // ordered by rectangle
     std::vector<std::uint32_t> rectPieceBegin;      // pieces of rectangle r: [begin[r], begin[r + 1])
     std::vector<std::uint32_t> nextPiece;           // the piece that follows each piece on its border

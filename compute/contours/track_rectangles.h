@@ -9,19 +9,15 @@
 
 namespace linescope::contours {
 
-// A triad met while tracking backwards: its current pixel and the directions of its former
-// and next pixels, kept until the piece's entry is found and the piece can be written in order.
-struct BackStep {
-    PixelKey pixel;
-    std::uint8_t former;
-    std::uint8_t next;
-};
-
 // One worker's working memory, kept between calls.
 struct TrackerScratch {
     std::vector<BorderPiece> pieces;
-    std::vector<std::uint8_t> marks;  // the rectangle's triad labels (the paper keeps them in the image)
-    std::vector<BackStep> back;
+    // Per pixel of the rectangle: the paper's triad labels (bits 0–3; the paper keeps them in
+    // the image) and the pixel's own cross zeros once it has been visited (bits 4–7), so
+    // that the scan can skip pixels whose borders are all tracked without reading their
+    // neighbours again. Zero between rectangles.
+    std::vector<std::uint8_t> marks;
+    std::vector<PixelKey> back;  // the pixels met tracking backwards, before they go in front of the piece
 };
 
 // Where a rectangle's pieces went: pieces [begin, begin + count) of a worker.
