@@ -103,30 +103,29 @@ struct ClosedBorder {
 };
 
 // A growable array of pixels that, unlike std::vector, does not zero what it allocates:
-// tracking appends every border point to one in its hottest loop, through a cursor it
-// keeps in registers (see append()).
+// tracking appends every border point to one in its hottest loop, writing through a pointer
+// it keeps in a register, past size() and up to capacity(), then resizes.
 class PointPool {
 public:
+    PixelKey* data() { return buffer_.get(); }
     const PixelKey* data() const { return buffer_.get(); }
     std::size_t size() const { return size_; }
-    void clear() { size_ = 0; }
-    PixelKey back() const { return buffer_[size_ - 1]; }
-    const PixelKey& operator[](std::size_t i) const { return buffer_[i]; }
-
-    // Room for `extra` more points: returns the end of the used part; write there, then resize.
-    PixelKey* reserveMore(std::size_t extra) {
-        if (size_ + extra > capacity_) {
-            const std::size_t capacity = std::max(size_ + extra, 2 * capacity_ + 1024);
-            std::unique_ptr<PixelKey[]> bigger(new PixelKey[capacity]);
-            std::copy_n(buffer_.get(), size_, bigger.get());
-            buffer_ = std::move(bigger);
-            capacity_ = capacity;
-        }
-        return buffer_.get() + size_;
-    }
     std::size_t capacity() const { return capacity_; }
-    PixelKey* begin() { return buffer_.get(); }
-    void resize(std::size_t n) { size_ = n; }  // n ≤ capacity(); the points up to n are written
+    const PixelKey& operator[](std::size_t i) const { return buffer_[i]; }
+    PixelKey back() const { return buffer_[size_ - 1]; }
+    void clear() { size_ = 0; }
+
+    // Makes room for `extra` more points after size(), keeping those up to size().
+    void reserveMore(std::size_t extra) {
+        if (size_ + extra <= capacity_) return;
+        const std::size_t capacity = std::max(size_ + extra, 2 * capacity_ + 1024);
+        std::unique_ptr<PixelKey[]> bigger(new PixelKey[capacity]);
+        std::copy_n(buffer_.get(), size_, bigger.get());
+        buffer_ = std::move(bigger);
+        capacity_ = capacity;
+    }
+    // n ≤ capacity(), and the points below n have been written.
+    void resize(std::size_t n) { size_ = n; }
 
 private:
     std::unique_ptr<PixelKey[]> buffer_;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <cstring>
 
 namespace linescope::contours {
 
@@ -147,7 +146,8 @@ private:
         p.summary.corners = 1;
         p.summary.first = p.summary.firstWest = p.summary.firstEast = k;
         p.summary.firstWestAt.index = p.summary.firstEastAt.index = 0;
-        *pool_.reserveMore(1) = k;
+        pool_.reserveMore(1);
+        pool_.data()[pool_.size()] = k;
         pool_.resize(pool_.size() + 1);
         pieces_.push_back(p);
     }
@@ -176,7 +176,8 @@ private:
 
         // Forwards from t, writing straight into the pool.
         const std::size_t begin = pool_.size();
-        PixelKey* base = pool_.reserveMore(256) - begin;
+        pool_.reserveMore(256);
+        PixelKey* points = pool_.data();
         std::size_t size = begin, capacity = pool_.capacity();
         int cx = x, cy = y, former = t.former, next = t.next;
         unsigned stepLabels = labels;
@@ -185,11 +186,12 @@ private:
         for (std::uint32_t i = 0;; ++i) {
             if (size == capacity) {
                 pool_.resize(size);
-                base = pool_.reserveMore(4096) - size;
+                pool_.reserveMore(4096);
+                points = pool_.data();
                 capacity = pool_.capacity();
             }
             const PixelKey c = pixelKey(cx, cy);
-            base[size++] = c;
+            points[size++] = c;
             label(cx, cy, stepLabels);
             forward.add(c, i, stepLabels, (former ^ 4) != next);
             const int nx = cx + dirX(next), ny = cy + dirY(next);
@@ -236,7 +238,8 @@ private:
                 cy = fy;
             }
             if (backCount) {
-                PixelKey* at = pool_.reserveMore(backCount) - pool_.size() + begin;
+                pool_.reserveMore(backCount);
+                PixelKey* at = pool_.data() + begin;
                 std::copy_backward(at, at + (size - begin), at + (size - begin) + backCount);
                 std::reverse_copy(back_.begin(), back_.begin() + static_cast<std::ptrdiff_t>(backCount), at);
                 pool_.resize(size + backCount);
