@@ -65,24 +65,11 @@ public:
                      {std::min(a.bounds.x0, b.bounds.x0), std::min(a.bounds.y0, b.bounds.y0),
                       std::max(a.bounds.x1, b.bounds.x1), std::max(a.bounds.y1, b.bounds.y1)}};
         BorderChain* dst = out + a.begin;
-        for (std::uint32_t i = 0; i < n; ++i) {
-            if (hasPredecessor_[i]) continue;
-            BorderChain c = chain(i);
-            visited_[i] = 1;
-            for (std::uint32_t k = successor_[i]; k != kNone; k = successor_[k]) {
-                append(c, chain(k));
-                visited_[k] = 1;
-            }
-            dst[joined.count++] = c;
-        }
+        for (std::uint32_t i = 0; i < n; ++i)  // chains that start outside: still open
+            if (!hasPredecessor_[i]) dst[joined.count++] = follow(i, kNone);
         for (std::uint32_t i = 0; i < n; ++i) {  // what is left are cycles: whole borders
             if (visited_[i]) continue;
-            BorderChain c = chain(i);
-            visited_[i] = 1;
-            for (std::uint32_t k = successor_[i]; k != i; k = successor_[k]) {
-                append(c, chain(k));
-                visited_[k] = 1;
-            }
+            const BorderChain c = follow(i, i);
             nextPiece_[c.tail] = c.head;
             sink_.add({c.head, c.summary});
         }
@@ -91,6 +78,17 @@ public:
 
 private:
     const BorderChain& chain(std::uint32_t i) const { return i < firstCount_ ? chainsA_[i] : chainsB_[i - firstCount_]; }
+
+    // Chain i and its successors up to `stop` (kNone: the end of the links; i: once round).
+    BorderChain follow(std::uint32_t i, std::uint32_t stop) {
+        BorderChain c = chain(i);
+        visited_[i] = 1;
+        for (std::uint32_t k = successor_[i]; k != stop; k = successor_[k]) {
+            append(c, chain(k));
+            visited_[k] = 1;
+        }
+        return c;
+    }
 
     void append(BorderChain& c, const BorderChain& next) {
         nextPiece_[c.tail] = next.head;

@@ -2,6 +2,7 @@
 // and checks its outputs against the engine's API and OpenCV, and its errors.
 #include "compute/line_morph.h"
 #include "compute/sweep.h"
+#include "tests/support/opencv_contours.h"
 #include "tests/support/opencv_images.h"
 #include "tests/support/random_images.h"
 
@@ -86,15 +87,7 @@ const char* typeName() {
 
 std::string str(const QString& s) { return s.toStdString(); }
 
-std::vector<bool> holesByDepth(const std::vector<cv::Vec4i>& h) {
-    std::vector<bool> hole(h.size());
-    for (std::size_t i = 0; i < h.size(); ++i) {
-        int d = 0;
-        for (int p = h[i][3]; p >= 0; p = h[static_cast<std::size_t>(p)][3]) ++d;
-        hole[i] = d % 2 == 1;
-    }
-    return hole;
-}
+using test::holesByDepth;
 
 }  // namespace
 

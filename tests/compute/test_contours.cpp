@@ -9,6 +9,7 @@
 // corners touching in 8-connectivity, checkerboards, spirals), objects on the image frame,
 // deep nesting, thousands of borders (OpenCV cycles its 127 labels), and odd thread counts.
 #include "compute/contours/contours.h"
+#include "tests/support/opencv_contours.h"
 #include "tests/support/random_images.h"
 
 #include <QtTest/QtTest>
@@ -59,20 +60,11 @@ CvContours opencvContours(const cv::Mat& binary, ContourMode mode, ContourApprox
 // external; list has no hierarchy, so each contour takes the flag of the same contour
 // (same points) in the tree.
 std::vector<bool> opencvHoles(const cv::Mat& binary, ContourMode mode, ContourApprox approx, const CvContours& c) {
-    auto byDepth = [](const std::vector<cv::Vec4i>& h) {
-        std::vector<bool> hole(h.size());
-        for (std::size_t i = 0; i < h.size(); ++i) {
-            int depth = 0;
-            for (int p = h[i][3]; p >= 0; p = h[static_cast<std::size_t>(p)][3]) ++depth;
-            hole[i] = depth % 2 == 1;
-        }
-        return hole;
-    };
-    if (mode == ContourMode::Tree || mode == ContourMode::CComp) return byDepth(c.hierarchy);
+    if (mode == ContourMode::Tree || mode == ContourMode::CComp) return test::holesByDepth(c.hierarchy);
     std::vector<bool> hole(c.contours.size(), false);
     if (mode == ContourMode::External) return hole;
     const CvContours tree = opencvContours(binary, ContourMode::Tree, approx);
-    const std::vector<bool> treeHole = byDepth(tree.hierarchy);
+    const std::vector<bool> treeHole = test::holesByDepth(tree.hierarchy);
     std::multimap<std::vector<int>, bool> byPoints;
     auto key = [](const std::vector<cv::Point>& pts) {
         std::vector<int> k;
