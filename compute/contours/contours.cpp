@@ -76,6 +76,12 @@ void ContourFinder::find(ImageView<const std::uint8_t> binary, ContourMode mode,
     if (binary.width > kMaxSide || binary.height > kMaxSide)
         throw Error("contours need an image of at most 65535 pixels a side, got " + std::to_string(binary.width) + "x" +
                     std::to_string(binary.height));
+    const long long rects = ((binary.width + tuning_.rectWidth - 1LL) / tuning_.rectWidth) *
+                            ((binary.height + tuning_.rectHeight - 1LL) / tuning_.rectHeight);
+    if (rects > (1LL << 30))  // rectangles are counted in int
+        throw Error("contour rectangles of " + std::to_string(tuning_.rectWidth) + "x" +
+                    std::to_string(tuning_.rectHeight) + " pixels are too small for a " + std::to_string(binary.width) +
+                    "x" + std::to_string(binary.height) + " image");
     const int threads = options_.threads;
     Workspace& ws = *workspace_;
     ContourTimings time;

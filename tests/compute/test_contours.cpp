@@ -460,6 +460,13 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Error, findContours(ImageView<const std::uint8_t>(wide.data(), 70000, 1),
                                                      ContourMode::Tree, ContourApprox::None));
         QVERIFY_THROWS_EXCEPTION(Error, ContourFinder({}, ContourTuning{0, 8}));
+        // 65535×65535 one-pixel rectangles: more than the rectangle numbering holds (the
+        // check comes before any pixel is read, so a one-row buffer serves as the image).
+        std::vector<std::uint8_t> row(65535, 0);
+        ContourFinder tiny({}, ContourTuning{1, 1});
+        Contours out;
+        QVERIFY_THROWS_EXCEPTION(Error, tiny.find(ImageView<const std::uint8_t>(row.data(), 65535, 65535, 0),
+                                                  ContourMode::List, ContourApprox::None, out));
         QCOMPARE(parseContourMode("ccomp"), ContourMode::CComp);
         QCOMPARE(parseContourApprox("simple"), ContourApprox::Simple);
         QVERIFY_THROWS_EXCEPTION(Error, parseContourMode("all"));
