@@ -1,5 +1,6 @@
 #include "compute/contours/binary_bitmaps.h"
 
+#include "compute/contours/worker_count.h"
 #include "compute/thread_pool.h"
 
 #include <algorithm>
@@ -77,13 +78,14 @@ void preprocessBorders(ImageView<const std::uint8_t> image, int threads, BinaryB
     out.usedWordsPerRow = (wpr + 63) / 64;
     out.borderWordsUsed.resize(out.usedWordsPerRow * static_cast<std::size_t>(h));
     const auto rows = static_cast<std::size_t>(h);
-    parallelFor(rows, threads, [&](std::size_t b, std::size_t e) {
+    const int workers = workersFor(rows * static_cast<std::size_t>(w), kPixelsPerWorker, threads);
+    parallelFor(rows, workers, [&](std::size_t b, std::size_t e) {
         for (std::size_t y = b; y < e; ++y) {
             const int yi = static_cast<int>(y);
             packRow(image.row(yi), w, out.foreground.row(yi), wpr);
         }
     });
-    parallelFor(rows, threads, [&](std::size_t b, std::size_t e) {
+    parallelFor(rows, workers, [&](std::size_t b, std::size_t e) {
         for (std::size_t y = b; y < e; ++y) {
             const int yi = static_cast<int>(y);
             borderRow(out.foreground, yi, out.border.row(yi), out.borderWordsUsed.data() + y * out.usedWordsPerRow,

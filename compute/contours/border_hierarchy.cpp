@@ -1,5 +1,6 @@
 #include "compute/contours/border_hierarchy.h"
 
+#include "compute/contours/worker_count.h"
 #include "compute/thread_pool.h"
 
 #include <algorithm>
@@ -83,7 +84,7 @@ struct Query {
 
 std::vector<std::uint32_t> bordersOfPieces(const TrackedBorders& t, int threads) {
     std::vector<std::uint32_t> of(t.pieces.size(), kNone);
-    parallelFor(t.borders.size(), threads, [&](std::size_t b, std::size_t e) {
+    parallelFor(t.borders.size(), workersFor(t.pieces.size(), kRecordsPerWorker, threads), [&](std::size_t b, std::size_t e) {
         for (std::size_t i = b; i < e; ++i) {
             const std::uint32_t head = t.borders[i].head;
             std::uint32_t p = head;
@@ -110,12 +111,16 @@ void answerQueries(const TrackedBorders& t, std::vector<Query>& queries, int thr
         std::vector<std::uint32_t> at(begin.begin(), begin.end() - 1);
         for (std::size_t i = 0; i < queries.size(); ++i) byRect[at[rectOf(queries[i].pixel)]++] = static_cast<std::uint32_t>(i);
     }
-    std::vector<std::uint32_t> busy;
-    for (std::size_t r = 0; r < rectCount; ++r)
-        if (begin[r + 1] > begin[r]) busy.push_back(static_cast<std::uint32_t>(r));
+    std::vector<std::uint32_t> busy;  // rectangles with queries, and the points to read there
+    std::size_t busyPoints = 0;
+    for (std::size_t r = 0; r < rectCount; ++r) {
+        if (begin[r + 1] == begin[r]) continue;
+        busy.push_back(static_cast<std::uint32_t>(r));
+        for (std::uint32_t p = t.rectPieceBegin[r]; p < t.rectPieceBegin[r + 1]; ++p) busyPoints += t.pieces[p].summary.points;
+    }
     const std::vector<std::uint32_t> borderOf = bordersOfPieces(t, threads);
 
-    parallelFor(busy.size(), threads, [&](std::size_t b, std::size_t e) {
+    parallelFor(busy.size(), workersFor(busyPoints, kPointsPerWorker, threads), [&](std::size_t b, std::size_t e) {
         // Rectangle-local slots: the query waiting at each pixel for its west or east zero.
         // Allocated once for the worker; only the slots a rectangle fills are reset after it.
         const auto maxArea = static_cast<std::size_t>(g.rectWidth) * static_cast<std::size_t>(g.rectHeight);

@@ -1,5 +1,6 @@
 #include "compute/contours/connect_borders.h"
 
+#include "compute/contours/worker_count.h"
 #include "compute/image.h"
 #include "compute/thread_pool.h"
 
@@ -142,10 +143,12 @@ std::vector<Group> joinStage(const std::vector<Group>& groups, const std::vector
                              const std::vector<BorderChain>& in, std::vector<BorderChain>& out,
                              std::vector<std::uint32_t>& nextPiece, BorderSink& sink, int threads) {
     std::vector<Group> joined(pairs.size());
+    std::size_t chains = 0;
+    for (const Group& g : groups) chains += g.count;
     // A join may throw (a bug); the pool's workers must not, so the message is carried out.
     std::atomic<bool> failed{false};
     std::string failure;
-    parallelFor(pairs.size(), threads, [&](std::size_t b, std::size_t e) {
+    parallelFor(pairs.size(), workersFor(chains, kRecordsPerWorker, threads), [&](std::size_t b, std::size_t e) {
         GroupJoiner joiner(nextPiece, sink);
         try {
             for (std::size_t i = b; i < e; ++i) {
@@ -189,7 +192,8 @@ void connectBorders(TrackedBorders& t, int threads, ConnectionScratch& cs) {
     std::vector<BorderChain>& scratch = cs.joined;
     chains.resize(openCount);
     scratch.resize(openCount);
-    parallelFor(static_cast<std::size_t>(rectCount), threads, [&](std::size_t b, std::size_t e) {
+    parallelFor(static_cast<std::size_t>(rectCount), workersFor(pieceCount, kRecordsPerWorker, threads),
+                [&](std::size_t b, std::size_t e) {
         for (std::size_t r = b; r < e; ++r) {
             std::uint32_t at = groups[r].begin;
             for (std::uint32_t p = t.rectPieceBegin[r]; p < t.rectPieceBegin[r + 1]; ++p) {

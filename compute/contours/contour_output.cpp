@@ -1,5 +1,6 @@
 #include "compute/contours/contour_output.h"
 
+#include "compute/contours/worker_count.h"
 #include "compute/thread_pool.h"
 
 namespace linescope::contours {
@@ -31,7 +32,9 @@ void writeContours(const TrackedBorders& t, const BorderOrder& order, ContourApp
         out.offsets[i + 1] = out.offsets[i] + (approx == ContourApprox::None ? s.points : s.corners);
     }
     out.points.resize(out.offsets[n]);
-    parallelFor(n, threads, [&](std::size_t b, std::size_t e) {
+    std::size_t walked = 0;  // every point is visited, with either approximation
+    for (std::uint32_t b : order.border) walked += t.borders[b].summary.points;
+    parallelFor(n, workersFor(walked, kPointsPerWorker, threads), [&](std::size_t b, std::size_t e) {
         for (std::size_t i = b; i < e; ++i) {
             const std::uint32_t border = order.border[i];
             const BorderSummary& s = t.borders[border].summary;
