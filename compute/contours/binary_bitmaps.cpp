@@ -1,6 +1,5 @@
 #include "compute/contours/binary_bitmaps.h"
 
-#include "compute/contours/worker_count.h"
 #include "compute/thread_pool.h"
 
 #include <algorithm>
@@ -66,7 +65,7 @@ void borderRow(const PixelBits& fg, int y, std::uint64_t* dst, std::uint64_t* us
 
 }  // namespace
 
-void preprocessBorders(ImageView<const std::uint8_t> image, int threads, BinaryBitmaps& out) {
+void preprocessBorders(ImageView<const std::uint8_t> image, const WorkerBudget& budget, BinaryBitmaps& out) {
     const int w = image.width, h = image.height;
     out.foreground.resize(w, h);
     out.border.resize(w, h);
@@ -78,7 +77,7 @@ void preprocessBorders(ImageView<const std::uint8_t> image, int threads, BinaryB
     out.usedWordsPerRow = (wpr + 63) / 64;
     out.borderWordsUsed.resize(out.usedWordsPerRow * static_cast<std::size_t>(h));
     const auto rows = static_cast<std::size_t>(h);
-    const int workers = workersFor(rows * static_cast<std::size_t>(w), kPixelsPerWorker, threads);
+    const int workers = budget.forPixels(rows * static_cast<std::size_t>(w));
     parallelFor(rows, workers, [&](std::size_t b, std::size_t e) {
         for (std::size_t y = b; y < e; ++y) {
             const int yi = static_cast<int>(y);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "compute/contours/border_geometry.h"
+#include "compute/contours/worker_count.h"
 #include "compute/image.h"
 
 #include <bit>
@@ -72,7 +73,7 @@ struct BinaryBitmaps {
     }
 };
 
-// Fills both bitmaps from the image (non-zero = foreground) on `threads` workers.
-void preprocessBorders(ImageView<const std::uint8_t> image, int threads, BinaryBitmaps& out);
+// Fills both bitmaps from the image (non-zero = foreground).
+void preprocessBorders(ImageView<const std::uint8_t> image, const WorkerBudget& workers, BinaryBitmaps& out);
 
 }  // namespace linescope::contours

@@ -1,6 +1,5 @@
 #include "compute/contours/border_hierarchy.h"
 
-#include "compute/contours/worker_count.h"
 #include "compute/thread_pool.h"
 
 #include <algorithm>
@@ -82,9 +81,9 @@ struct Query {
     std::uint32_t answer = kNone;
 };
 
-std::vector<std::uint32_t> bordersOfPieces(const TrackedBorders& t, int threads) {
+std::vector<std::uint32_t> bordersOfPieces(const TrackedBorders& t, const WorkerBudget& budget) {
     std::vector<std::uint32_t> of(t.pieces.size(), kNone);
-    parallelFor(t.borders.size(), workersFor(t.pieces.size(), kRecordsPerWorker, threads), [&](std::size_t b, std::size_t e) {
+    parallelFor(t.borders.size(), budget.forRecords(t.pieces.size()), [&](std::size_t b, std::size_t e) {
         for (std::size_t i = b; i < e; ++i) {
             const std::uint32_t head = t.borders[i].head;
             std::uint32_t p = head;
@@ -97,7 +96,7 @@ std::vector<std::uint32_t> bordersOfPieces(const TrackedBorders& t, int threads)
     return of;
 }
 
-void answerQueries(const TrackedBorders& t, std::vector<Query>& queries, int threads) {
+void answerQueries(const TrackedBorders& t, std::vector<Query>& queries, const WorkerBudget& budget) {
     const RectGrid& g = t.grid;
     const auto rectCount = static_cast<std::size_t>(g.count());
     auto rectOf = [&](PixelKey k) {
@@ -118,9 +117,9 @@ void answerQueries(const TrackedBorders& t, std::vector<Query>& queries, int thr
         busy.push_back(static_cast<std::uint32_t>(r));
         for (std::uint32_t p = t.rectPieceBegin[r]; p < t.rectPieceBegin[r + 1]; ++p) busyPoints += t.pieces[p].summary.points;
     }
-    const std::vector<std::uint32_t> borderOf = bordersOfPieces(t, threads);
+    const std::vector<std::uint32_t> borderOf = bordersOfPieces(t, budget);
 
-    parallelFor(busy.size(), workersFor(busyPoints, kPointsPerWorker, threads), [&](std::size_t b, std::size_t e) {
+    parallelFor(busy.size(), budget.forPoints(busyPoints), [&](std::size_t b, std::size_t e) {
         // Rectangle-local slots: the query waiting at each pixel for its west or east zero.
         // Allocated once for the worker; only the slots a rectangle fills are reset after it.
         const auto maxArea = static_cast<std::size_t>(g.rectWidth) * static_cast<std::size_t>(g.rectHeight);
@@ -165,7 +164,8 @@ void answerQueries(const TrackedBorders& t, std::vector<Query>& queries, int thr
 
 }  // namespace
 
-BorderOrder orderBorders(const TrackedBorders& t, const BinaryBitmaps& bitmaps, ContourMode mode, int threads) {
+BorderOrder orderBorders(const TrackedBorders& t, const BinaryBitmaps& bitmaps, ContourMode mode,
+                         const WorkerBudget& budget) {
     const std::size_t n = t.borders.size();
     const Discovery d = discover(t);
     const PixelBits& fg = bitmaps.foreground;
@@ -192,7 +192,7 @@ BorderOrder orderBorders(const TrackedBorders& t, const BinaryBitmaps& bitmaps, 
                 queries.push_back({pixelKey(q, y), kEastZero});
             }
         }
-        answerQueries(t, queries, threads);
+        answerQueries(t, queries, budget);
         std::vector<std::uint32_t> rank(n);
         for (std::size_t i = 0; i < n; ++i) rank[d.order[i]] = static_cast<std::uint32_t>(i);
         for (std::uint32_t b : d.order) {

@@ -22,6 +22,7 @@
 #include "compute/contours/binary_bitmaps.h"
 #include "compute/contours/border_pieces.h"
 #include "compute/contours/contours.h"
+#include "compute/contours/worker_count.h"
 
 #include <cstdint>
 #include <vector>
@@ -37,6 +38,7 @@ struct BorderOrder {
     std::vector<int> next, previous, firstChild, parent;
 };
 
-BorderOrder orderBorders(const TrackedBorders& tracked, const BinaryBitmaps& bitmaps, ContourMode mode, int threads);
+BorderOrder orderBorders(const TrackedBorders& tracked, const BinaryBitmaps& bitmaps, ContourMode mode,
+                         const WorkerBudget& workers);
 
 }  // namespace linescope::contours

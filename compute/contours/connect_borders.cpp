@@ -1,6 +1,5 @@
 #include "compute/contours/connect_borders.h"
 
-#include "compute/contours/worker_count.h"
 #include "compute/image.h"
 #include "compute/thread_pool.h"
 
@@ -141,14 +140,14 @@ private:
 // lone group through; returns the new groups in the same (column by column) order.
 std::vector<Group> joinStage(const std::vector<Group>& groups, const std::vector<std::pair<std::size_t, bool>>& pairs,
                              const std::vector<BorderChain>& in, std::vector<BorderChain>& out,
-                             std::vector<std::uint32_t>& nextPiece, BorderSink& sink, int threads) {
+                             std::vector<std::uint32_t>& nextPiece, BorderSink& sink, const WorkerBudget& budget) {
     std::vector<Group> joined(pairs.size());
     std::size_t chains = 0;
     for (const Group& g : groups) chains += g.count;
     // A join may throw (a bug); the pool's workers must not, so the message is carried out.
     std::atomic<bool> failed{false};
     std::string failure;
-    parallelFor(pairs.size(), workersFor(chains, kRecordsPerWorker, threads), [&](std::size_t b, std::size_t e) {
+    parallelFor(pairs.size(), budget.forRecords(chains), [&](std::size_t b, std::size_t e) {
         GroupJoiner joiner(nextPiece, sink);
         try {
             for (std::size_t i = b; i < e; ++i) {
@@ -170,7 +169,7 @@ std::vector<Group> joinStage(const std::vector<Group>& groups, const std::vector
 
 }  // namespace
 
-void connectBorders(TrackedBorders& t, int threads, ConnectionScratch& cs) {
+void connectBorders(TrackedBorders& t, const WorkerBudget& budget, ConnectionScratch& cs) {
     const RectGrid& grid = t.grid;
     const std::size_t pieceCount = t.pieces.size();
     t.nextPiece.assign(pieceCount, kNone);
@@ -192,7 +191,7 @@ void connectBorders(TrackedBorders& t, int threads, ConnectionScratch& cs) {
     std::vector<BorderChain>& scratch = cs.joined;
     chains.resize(openCount);
     scratch.resize(openCount);
-    parallelFor(static_cast<std::size_t>(rectCount), workersFor(pieceCount, kRecordsPerWorker, threads),
+    parallelFor(static_cast<std::size_t>(rectCount), budget.forRecords(pieceCount),
                 [&](std::size_t b, std::size_t e) {
         for (std::size_t r = b; r < e; ++r) {
             std::uint32_t at = groups[r].begin;
@@ -214,14 +213,14 @@ void connectBorders(TrackedBorders& t, int threads, ConnectionScratch& cs) {
         for (int c = 0; c < grid.cols; ++c)
             for (int i = 0; i < perColumn; i += 2)
                 pairs.push_back({static_cast<std::size_t>(c * perColumn + i), i + 1 < perColumn});
-        groups = joinStage(groups, pairs, chains, scratch, t.nextPiece, sink, threads);
+        groups = joinStage(groups, pairs, chains, scratch, t.nextPiece, sink, budget);
         chains.swap(scratch);
     }
     // Horizontal sweep: join columns 2j and 2j + 1 until one is left.
     while (groups.size() > 1) {
         std::vector<std::pair<std::size_t, bool>> pairs;
         for (std::size_t i = 0; i < groups.size(); i += 2) pairs.push_back({i, i + 1 < groups.size()});
-        groups = joinStage(groups, pairs, chains, scratch, t.nextPiece, sink, threads);
+        groups = joinStage(groups, pairs, chains, scratch, t.nextPiece, sink, budget);
         chains.swap(scratch);
     }
     if (!groups.empty() && groups[0].count != 0)

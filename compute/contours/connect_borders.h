@@ -7,6 +7,7 @@
 #pragma once
 
 #include "compute/contours/border_pieces.h"
+#include "compute/contours/worker_count.h"
 
 namespace linescope::contours {
 
@@ -17,6 +18,6 @@ struct ConnectionScratch {
 
 // Fills out.nextPiece and out.borders from the pieces of trackRectangles. Throws Error if a
 // border could not be closed (which would be a bug).
-void connectBorders(TrackedBorders& tracked, int threads, ConnectionScratch& scratch);
+void connectBorders(TrackedBorders& tracked, const WorkerBudget& workers, ConnectionScratch& scratch);
 
 }  // namespace linescope::contours

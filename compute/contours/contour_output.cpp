@@ -1,6 +1,5 @@
 #include "compute/contours/contour_output.h"
 
-#include "compute/contours/worker_count.h"
 #include "compute/thread_pool.h"
 
 namespace linescope::contours {
@@ -23,8 +22,8 @@ void walkBorder(const TrackedBorders& t, PieceAt start, std::uint32_t points, Vi
 
 }  // namespace
 
-void writeContours(const TrackedBorders& t, const BorderOrder& order, ContourApprox approx, int threads,
-                   Contours& out) {
+void writeContours(const TrackedBorders& t, const BorderOrder& order, ContourApprox approx,
+                   const WorkerBudget& budget, Contours& out) {
     const std::size_t n = order.border.size();
     out.offsets.assign(n + 1, 0);
     for (std::size_t i = 0; i < n; ++i) {
@@ -34,7 +33,7 @@ void writeContours(const TrackedBorders& t, const BorderOrder& order, ContourApp
     out.points.resize(out.offsets[n]);
     std::size_t walked = 0;  // every point is visited, with either approximation
     for (std::uint32_t b : order.border) walked += t.borders[b].summary.points;
-    parallelFor(n, workersFor(walked, kPointsPerWorker, threads), [&](std::size_t b, std::size_t e) {
+    parallelFor(n, budget.forPoints(walked), [&](std::size_t b, std::size_t e) {
         for (std::size_t i = b; i < e; ++i) {
             const std::uint32_t border = order.border[i];
             const BorderSummary& s = t.borders[border].summary;

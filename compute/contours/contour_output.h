@@ -5,11 +5,12 @@
 #include "compute/contours/border_hierarchy.h"
 #include "compute/contours/border_pieces.h"
 #include "compute/contours/contours.h"
+#include "compute/contours/worker_count.h"
 
 namespace linescope::contours {
 
 // Fills out (reusing its arrays).
-void writeContours(const TrackedBorders& tracked, const BorderOrder& order, ContourApprox approx, int threads,
-                   Contours& out);
+void writeContours(const TrackedBorders& tracked, const BorderOrder& order, ContourApprox approx,
+                   const WorkerBudget& workers, Contours& out);
 
 }  // namespace linescope::contours

@@ -82,25 +82,25 @@ void ContourFinder::find(ImageView<const std::uint8_t> binary, ContourMode mode,
         throw Error("contour rectangles of " + std::to_string(tuning_.rectWidth) + "x" +
                     std::to_string(tuning_.rectHeight) + " pixels are too small for a " + std::to_string(binary.width) +
                     "x" + std::to_string(binary.height) + " image");
-    const int threads = options_.threads;
+    const WorkerBudget workers(options_.threads, tuning_);
     Workspace& ws = *workspace_;
     ContourTimings time;
     PhaseClock clock, total;
 
-    preprocessBorders(binary, threads, ws.bitmaps);
+    preprocessBorders(binary, workers, ws.bitmaps);
     time.preprocess = clock.lap();
 
-    trackRectangles(ws.bitmaps, RectGrid(binary.width, binary.height, tuning_.rectWidth, tuning_.rectHeight), threads,
+    trackRectangles(ws.bitmaps, RectGrid(binary.width, binary.height, tuning_.rectWidth, tuning_.rectHeight), workers,
                     ws.tracking, ws.tracked);
     time.track = clock.lap();
 
-    connectBorders(ws.tracked, threads, ws.connection);
+    connectBorders(ws.tracked, workers, ws.connection);
     time.connect = clock.lap();
 
-    const BorderOrder order = orderBorders(ws.tracked, ws.bitmaps, mode, threads);
+    const BorderOrder order = orderBorders(ws.tracked, ws.bitmaps, mode, workers);
     time.hierarchy = clock.lap();
 
-    writeContours(ws.tracked, order, approx, threads, out);
+    writeContours(ws.tracked, order, approx, workers, out);
     time.download = clock.lap();
     time.total = total.lap();
     if (timings) *timings = time;

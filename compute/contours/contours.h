@@ -72,6 +72,11 @@ struct ContourTimings {
 struct ContourTuning {
     int rectWidth = 128;   // pixels per tracking rectangle, across
     int rectHeight = 128;  // and down
+    // A phase wakes one worker thread per this much of its work (waking one costs tens of
+    // microseconds); 1 runs every phase on all threads however little work it has.
+    std::size_t pixelsPerWorker = std::size_t{1} << 20;  // preprocessing and scanning
+    std::size_t pointsPerWorker = std::size_t{1} << 16;  // following and writing border points
+    std::size_t recordsPerWorker = std::size_t{1} << 13;  // pieces, chains and borders
 };
 
 // Finds contours again and again with the same working memory: its buffers grow to the

@@ -1,6 +1,5 @@
 #include "compute/contours/track_rectangles.h"
 
-#include "compute/contours/worker_count.h"
 #include "compute/thread_pool.h"
 
 #include <algorithm>
@@ -274,12 +273,12 @@ private:
 
 }  // namespace
 
-void trackRectangles(const BinaryBitmaps& bitmaps, const RectGrid& grid, int threads, TrackingScratch& scratch,
-                     TrackedBorders& out) {
+void trackRectangles(const BinaryBitmaps& bitmaps, const RectGrid& grid, const WorkerBudget& budget,
+                     TrackingScratch& scratch, TrackedBorders& out) {
     out.grid = grid;
     const int rectCount = grid.count();
     const std::size_t pixels = static_cast<std::size_t>(grid.width) * static_cast<std::size_t>(grid.height);
-    const int workers = std::min(workersFor(pixels, kPixelsPerWorker, threads), rectCount);
+    const int workers = std::min(budget.forPixels(pixels), rectCount);
     if (out.pointPools.size() < static_cast<std::size_t>(workers)) out.pointPools.resize(static_cast<std::size_t>(workers));
     for (auto& pool : out.pointPools) pool.clear();
     if (scratch.workers.size() < static_cast<std::size_t>(workers)) scratch.workers.resize(static_cast<std::size_t>(workers));
@@ -306,7 +305,7 @@ void trackRectangles(const BinaryBitmaps& bitmaps, const RectGrid& grid, int thr
     for (std::size_t r = 0; r < static_cast<std::size_t>(rectCount); ++r)
         out.rectPieceBegin[r + 1] = out.rectPieceBegin[r] + scratch.rects[r].count;
     out.pieces.resize(out.rectPieceBegin.back());
-    parallelFor(static_cast<std::size_t>(rectCount), workersFor(out.pieces.size(), kRecordsPerWorker, threads),
+    parallelFor(static_cast<std::size_t>(rectCount), budget.forRecords(out.pieces.size()),
                 [&](std::size_t b, std::size_t e) {
         for (std::size_t r = b; r < e; ++r) {
             const RectPieces& src = scratch.rects[r];

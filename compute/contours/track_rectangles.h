@@ -33,7 +33,7 @@ struct TrackingScratch {
 // Fills out.grid, pointPools, pieces and rectPieceBegin (nextPiece and borders are left to
 // the connection phase). Each piece lists the current pixels of its triads in the order
 // OpenCV's border following visits them.
-void trackRectangles(const BinaryBitmaps& bitmaps, const RectGrid& grid, int threads, TrackingScratch& scratch,
-                     TrackedBorders& out);
+void trackRectangles(const BinaryBitmaps& bitmaps, const RectGrid& grid, const WorkerBudget& workers,
+                     TrackingScratch& scratch, TrackedBorders& out);
 
 }  // namespace linescope::contours

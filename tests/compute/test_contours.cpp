@@ -147,6 +147,14 @@ std::optional<std::string> differenceInAnyMode(const cv::Mat& binary, const Engi
     return std::nullopt;
 }
 
+// Rectangles of rw × rh, and every phase on all the threads asked for however small the
+// image (the default grains keep small images on one worker), so the parallel paths run too.
+ContourTuning onEveryWorker(int rw, int rh) {
+    ContourTuning t{rw, rh};
+    t.pixelsPerWorker = t.pointsPerWorker = t.recordsPerWorker = 1;
+    return t;
+}
+
 // Filled blobs drawn in turn as foreground and background, so that they make holes, islands
 // in holes and holes in those; rings and nested discs add deeper nesting. Foreground values
 // vary: any non-zero value is foreground.
@@ -215,9 +223,7 @@ private slots:
         for (int i = 0; i < test::scaled(60); ++i) {
             const int w = 20 + (i * 37) % 180, h = 16 + (i * 53) % 150;
             const cv::Mat img = randomBlobs(w, h, 4 + i % 30, 100 + static_cast<std::uint64_t>(i));
-            ContourTuning tuning;
-            tuning.rectWidth = 1 + (i * 7) % 40;
-            tuning.rectHeight = 1 + (i * 11) % 45;
+            const ContourTuning tuning = onEveryWorker(1 + (i * 7) % 40, 1 + (i * 11) % 45);
             EngineOptions options;
             options.threads = 1 + i % 3;
             const auto d = differenceInAnyMode(img, options, tuning);
@@ -265,7 +271,7 @@ private slots:
         for (int cell : {1, 2, 3}) {
             const cv::Mat board = checkerboard(61, 47, cell);
             for (int r : {1, 2, 3, 8, 13, 100}) {
-                const ContourTuning tuning{r, r + 1};
+                const ContourTuning tuning = onEveryWorker(r, r + 1);
                 EngineOptions options;
                 options.threads = 2;
                 auto d = differenceInAnyMode(board, options, tuning);
@@ -349,7 +355,7 @@ private slots:
             const cv::Mat m = noise(150 + 23 * i, 120 + 17 * i, 0.2 + 0.05 * (i % 7), 5000 + static_cast<std::uint64_t>(i));
             EngineOptions options;
             options.threads = 1 + i % 3;
-            auto d = differenceInAnyMode(m, options, ContourTuning{1 + (i * 9) % 70, 1 + (i * 5) % 60});
+            auto d = differenceInAnyMode(m, options, onEveryWorker(1 + (i * 9) % 70, 1 + (i * 5) % 60));
             LINESCOPE_CHECK(!d, "noise " + std::to_string(i) + ": " + *d);
         }
         // Concentric rings: nesting 40 deep.
@@ -407,7 +413,7 @@ private slots:
                 const cv::Mat crop = base(cv::Rect(dx, dy, base.cols - dx, base.rows - dy));
                 EngineOptions options;
                 options.threads = 1 + dx % 3;
-                auto d = differenceInAnyMode(crop, options, ContourTuning{r, r + (dx % 2)});
+                auto d = differenceInAnyMode(crop, options, onEveryWorker(r, r + (dx % 2)));
                 LINESCOPE_CHECK(!d, "crop at (" + std::to_string(dx) + ", " + std::to_string(dy) + "): " + *d);
             }
         }
@@ -419,7 +425,7 @@ private slots:
             EngineOptions options;
             options.threads = threads;
             for (int r : {5, 33, 128}) {
-                auto d = differenceInAnyMode(m, options, ContourTuning{r, r});
+                auto d = differenceInAnyMode(m, options, onEveryWorker(r, r));
                 LINESCOPE_CHECK(!d, "threads " + std::to_string(threads) + ": " + *d);
             }
         }
