@@ -61,8 +61,9 @@ struct ContourFinder::Workspace {
 ContourFinder::ContourFinder(const EngineOptions& options, const ContourTuning& tuning)
     : options_(options), tuning_(tuning), workspace_(std::make_unique<Workspace>()) {
     if (tuning.rectWidth < 1 || tuning.rectHeight < 1) throw Error("contour rectangles must be at least 1x1 pixels");
-    options_.backend = resolveBackend(options.backend);
-    if (options_.backend != Backend::Cpu) throw Error("the CUDA backend has no contours yet");  // none exists yet
+    // Contours have no CUDA backend yet: Auto takes the CPU even where CUDA runs the rest.
+    if (options.backend == Backend::Cuda) throw Error("contours have no CUDA backend yet (use the CPU backend)");
+    options_.backend = Backend::Cpu;
 }
 
 ContourFinder::~ContourFinder() = default;

@@ -466,6 +466,7 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Error, findContours(ImageView<const std::uint8_t>(wide.data(), 70000, 1),
                                                      ContourMode::Tree, ContourApprox::None));
         QVERIFY_THROWS_EXCEPTION(Error, ContourFinder({}, ContourTuning{0, 8}));
+        QVERIFY_THROWS_EXCEPTION(Error, ContourFinder({Backend::Cuda, LineAlgorithm::Auto, 0}));
         // 65535×65535 one-pixel rectangles: more than the rectangle numbering holds (the
         // check comes before any pixel is read, so a one-row buffer serves as the image).
         std::vector<std::uint8_t> row(65535, 0);
