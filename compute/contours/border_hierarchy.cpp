@@ -162,15 +162,11 @@ void answerQueries(const TrackedBorders& t, std::vector<Query>& queries, const W
     });
 }
 
-}  // namespace
-
-BorderOrder orderBorders(const TrackedBorders& t, const BinaryBitmaps& bitmaps, ContourMode mode,
-                         const WorkerBudget& budget) {
+// The parent of each border in the full tree (kNone: the frame), found in discovery order,
+// for the borders the mode needs: outer ones for external, holes for ccomp, all for tree.
+std::vector<std::uint32_t> treeParents(const TrackedBorders& t, const Discovery& d, const PixelBits& fg,
+                                       ContourMode mode, const WorkerBudget& budget) {
     const std::size_t n = t.borders.size();
-    const Discovery d = discover(t);
-    const PixelBits& fg = bitmaps.foreground;
-
-    // Parent of each border in the full tree (kNone: the frame), found in discovery order.
     std::vector<std::uint32_t> treeParent(n, kNone);
     if (mode != ContourMode::List) {
         // The border met last on the left: see the header.
@@ -205,7 +201,13 @@ BorderOrder orderBorders(const TrackedBorders& t, const BinaryBitmaps& bitmaps, 
             treeParent[b] = d.hole[left] != d.hole[b] ? left : treeParent[left];
         }
     }
+    return treeParent;
+}
 
+// The borders the mode returns, listed as OpenCV lists them, with its hierarchy.
+BorderOrder listLikeOpenCV(const TrackedBorders& t, const Discovery& d, const std::vector<std::uint32_t>& treeParent,
+                           ContourMode mode) {
+    const std::size_t n = t.borders.size();
     // Which borders the mode returns, and their parents there.
     std::vector<std::uint8_t> kept(n, 1);
     std::vector<std::uint32_t> parentOf(n, kNone);
@@ -265,6 +267,14 @@ BorderOrder orderBorders(const TrackedBorders& t, const BinaryBitmaps& bitmaps, 
         if (parentOf[b] != kNone) out.parent[i] = position[parentOf[b]];
     }
     return out;
+}
+
+}  // namespace
+
+BorderOrder orderBorders(const TrackedBorders& t, const BinaryBitmaps& bitmaps, ContourMode mode,
+                         const WorkerBudget& workers) {
+    const Discovery d = discover(t);
+    return listLikeOpenCV(t, d, treeParents(t, d, bitmaps.foreground, mode, workers), mode);
 }
 
 }  // namespace linescope::contours
