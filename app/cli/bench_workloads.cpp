@@ -1,6 +1,7 @@
 #include "app/cli/bench_workloads.h"
 
 #include "app/io/image_io.h"
+#include "compute/contours/contours.h"
 #include "compute/line_geometry.h"
 #include "compute/line_morph.h"
 #include "compute/sweep.h"
@@ -138,14 +139,64 @@ Workload makeSweep(const std::string& name, int length, bool quick) {
     return w;
 }
 
+// Discs (a third with a hole, some with an island in it) on the paper's 4× image size.
+cv::Mat makeBlobImage(int width, int height, int discs, std::uint64_t seed) {
+    cv::RNG rng(seed);
+    cv::Mat img = cv::Mat::zeros(height, width, CV_8UC1);
+    const int scale = std::max(1, width / 1232);
+    for (int i = 0; i < discs; ++i) {
+        const cv::Point c(rng.uniform(0, width), rng.uniform(0, height));
+        const int r = scale * rng.uniform(3, 18);
+        cv::circle(img, c, r, cv::Scalar(255), cv::FILLED);
+        if (i % 3 == 0) cv::circle(img, c, r / 3, cv::Scalar(0), cv::FILLED);
+        if (i % 9 == 0) cv::circle(img, c, r / 6, cv::Scalar(255), cv::FILLED);
+    }
+    return img;
+}
+
+Workload makeContours(const std::string& name, bool quick) {
+    struct State {
+        cv::Mat src;
+        ContourFinder one{{Backend::Cpu, LineAlgorithm::Auto, 1}}, all{{Backend::Cpu, LineAlgorithm::Auto, 0}};
+        Contours engineOut;
+        std::vector<std::vector<cv::Point>> cvOut;
+        std::vector<cv::Vec4i> cvHierarchy;
+    };
+    auto st = std::make_shared<State>();
+    st->src = quick ? makeBlobImage(1232, 1028, 330, 20261103) : makeBlobImage(4928, 4112, 330, 20261103);
+    Workload w;
+    w.name = name;
+    w.label = "findContours " + std::to_string(st->src.cols) + "×" + std::to_string(st->src.rows) +
+              " u8, tree, none (engine: a reused ContourFinder)";
+    w.engine = [st](int threads) {
+        (threads == 1 ? st->one : st->all)
+            .find(io::viewOf<std::uint8_t>(st->src), ContourMode::Tree, ContourApprox::None, st->engineOut);
+    };
+    w.opencv = [st] { cv::findContours(st->src, st->cvOut, st->cvHierarchy, cv::RETR_TREE, cv::CHAIN_APPROX_NONE); };
+    w.check = [st] {
+        const Contours& e = st->engineOut;
+        bool same = e.size() == st->cvOut.size();
+        for (std::size_t i = 0; same && i < e.size(); ++i) {
+            same = e.length(i) == st->cvOut[i].size() && e.parent[i] == st->cvHierarchy[i][3] &&
+                   e.next[i] == st->cvHierarchy[i][0] && e.firstChild[i] == st->cvHierarchy[i][2];
+            for (std::size_t j = 0; same && j < e.length(i); ++j)
+                same = e.begin(i)[j].x == st->cvOut[i][j].x && e.begin(i)[j].y == st->cvOut[i][j].y;
+        }
+        return std::to_string(st->cvOut.size()) + " contours, " +
+               (same ? std::string("identical results") : std::string("results differ"));
+    };
+    return w;
+}
+
 }  // namespace
 
 std::vector<std::string> workloadNames() {
-    return {"open-0-11", "open-0-41", "open-0-251", "open-30-11", "open-30-41", "open-30-251", "sweep-41"};
+    return {"open-0-11", "open-0-41", "open-0-251", "open-30-11", "open-30-41", "open-30-251", "sweep-41", "contours"};
 }
 
 Workload makeWorkload(const std::string& name, bool quick) {
     if (name == "sweep-41") return makeSweep(name, 41, quick);
+    if (name == "contours") return makeContours(name, quick);
     double angle = 0;
     int length = 0;
     int consumed = 0;

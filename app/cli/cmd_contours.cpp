@@ -4,9 +4,12 @@
 #include "app/io/image_io.h"
 #include "app/io/json_writer.h"
 
+#include "compute/contours/contours.h"
+
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -21,8 +24,9 @@ constexpr const char* kHelp =
     "usage: linescope-cli contours (--threshold T | --otsu) [options] IN [--json OUT] [--svg OUT]\n"
     "\n"
     "Binarizes IN (pixels > T become 1, or Otsu's threshold) and traces the borders of the\n"
-    "non-zero pixels with OpenCV's findContours (8-connectivity, the image frame taken as\n"
-    "zero), then prints the number of contours.\n"
+    "non-zero pixels (8-connectivity, the image frame taken as zero) with the engine's\n"
+    "parallel border tracking, which returns exactly what OpenCV's findContours returns (the\n"
+    "same contours, points, order and hierarchy), then prints the number of contours.\n"
     "\n"
     "options:\n"
     "  --threshold T      pixels greater than T are foreground (any real T)\n"
@@ -32,36 +36,33 @@ constexpr const char* kHelp =
     "  --approx A         none or simple (CHAIN_APPROX_NONE / _SIMPLE; default none)\n"
     "  --json OUT         write {\"contours\": [{\"points\": [[x, y], ...], \"parent\": i,\n"
     "                     \"hole\": bool}, ...], \"mode\": M, \"approx\": A, \"width\": W,\n"
-    "                     \"height\": H, \"threshold\": T}. parent is the index of the parent\n"
-    "                     contour in the mode's hierarchy, or -1. hole says whether the\n"
-    "                     contour is a hole border: in tree and ccomp its depth is odd; in\n"
-    "                     list it is the same depth-based answer from a tree pass over the\n"
-    "                     same image (matched by the traced points); in external always false\n"
-    "                     (only outer borders are returned)\n"
+    "                     \"height\": H, \"threshold\": T, \"algorithm\": A, \"timings_ms\": {...}}.\n"
+    "                     parent is the index of the parent contour in the mode's hierarchy,\n"
+    "                     or -1. hole says whether the contour is a hole border (in external\n"
+    "                     mode always false: only outer borders are returned). timings_ms\n"
+    "                     holds the engine's phases (preprocess, track, connect, hierarchy,\n"
+    "                     download) and their total; for --algorithm opencv only the total\n"
     "  --svg OUT          draw the contours as SVG polygons through the pixel centres:\n"
     "                     outer borders red, hole borders blue\n"
     "  --svg-image        draw them over the input (embedded as 8-bit PNG; uint16 and\n"
     "                     float32 scaled min → 0, max → 255) instead of over nothing\n"
-    "  --backend B        cpu or auto (GPU contours are not available in this build)\n";
+    "  --timings          print the phase timings on stderr\n"
+    "  --algorithm A      engine (default) or opencv: OpenCV's own findContours, to compare\n"
+    "  --backend B        cpu or auto (GPU contours are not available in this build)\n"
+    "  --threads N        CPU worker threads (default 0 = one per core)\n";
 
 struct Traced {
-    std::vector<std::vector<cv::Point>> contours;
-    std::vector<cv::Vec4i> hierarchy;
-    std::vector<bool> hole;
+    Contours contours;
+    ContourTimings timings;  // only total for OpenCV
 };
 
-int modeOf(const std::string& s) {
-    if (s == "external") return cv::RETR_EXTERNAL;
-    if (s == "list") return cv::RETR_LIST;
-    if (s == "ccomp") return cv::RETR_CCOMP;
-    if (s == "tree") return cv::RETR_TREE;
-    throw UsageError("--mode must be external, list, ccomp or tree, got '" + s + "'");
-}
-
-int approxOf(const std::string& s) {
-    if (s == "none") return cv::CHAIN_APPROX_NONE;
-    if (s == "simple") return cv::CHAIN_APPROX_SIMPLE;
-    throw UsageError("--approx must be none or simple, got '" + s + "'");
+Traced traceWithEngine(const cv::Mat& binary, ContourMode mode, ContourApprox approx, int threads) {
+    EngineOptions options;
+    options.backend = Backend::Cpu;
+    options.threads = threads;
+    Traced t;
+    t.contours = findContours(io::viewOf<std::uint8_t>(binary), mode, approx, options, &t.timings);
+    return t;
 }
 
 std::vector<bool> holesByDepth(const std::vector<cv::Vec4i>& hierarchy) {
@@ -74,14 +75,26 @@ std::vector<bool> holesByDepth(const std::vector<cv::Vec4i>& hierarchy) {
     return hole;
 }
 
-Traced trace(const cv::Mat& binary, int mode, int method) {
+// OpenCV's findContours in the engine's layout. OpenCV says nothing of holes: in tree and
+// ccomp they have odd depth; in list each contour takes the flag of the same contour
+// (matched by its points) in a tree pass over the same image.
+Traced traceWithOpenCV(const cv::Mat& binary, ContourMode mode, ContourApprox approx) {
+    static const std::map<ContourMode, int> modes = {{ContourMode::External, cv::RETR_EXTERNAL},
+                                                     {ContourMode::List, cv::RETR_LIST},
+                                                     {ContourMode::CComp, cv::RETR_CCOMP},
+                                                     {ContourMode::Tree, cv::RETR_TREE}};
+    const int method = approx == ContourApprox::None ? cv::CHAIN_APPROX_NONE : cv::CHAIN_APPROX_SIMPLE;
+    std::vector<std::vector<cv::Point>> contours;
+    std::vector<cv::Vec4i> hierarchy;
+    const auto start = std::chrono::steady_clock::now();
+    cv::findContours(binary, contours, hierarchy, modes.at(mode), method);
     Traced t;
-    cv::findContours(binary, t.contours, t.hierarchy, mode, method);
-    if (mode == cv::RETR_TREE || mode == cv::RETR_CCOMP) {
-        t.hole = holesByDepth(t.hierarchy);
-    } else if (mode == cv::RETR_EXTERNAL) {
-        t.hole.assign(t.contours.size(), false);
-    } else {  // LIST: the depth-based answer of a tree pass, matched by the traced points
+    t.timings.total = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+
+    std::vector<bool> hole(contours.size(), false);
+    if (mode == ContourMode::Tree || mode == ContourMode::CComp) {
+        hole = holesByDepth(hierarchy);
+    } else if (mode == ContourMode::List) {
         std::vector<std::vector<cv::Point>> treeContours;
         std::vector<cv::Vec4i> treeHierarchy;
         cv::findContours(binary, treeContours, treeHierarchy, cv::RETR_TREE, method);
@@ -94,13 +107,38 @@ Traced trace(const cv::Mat& binary, int mode, int method) {
         };
         std::multimap<std::vector<int>, bool> byPoints;
         for (std::size_t i = 0; i < treeContours.size(); ++i) byPoints.emplace(key(treeContours[i]), treeHole[i]);
-        t.hole.assign(t.contours.size(), false);
-        for (std::size_t i = 0; i < t.contours.size(); ++i) {
-            auto it = byPoints.find(key(t.contours[i]));
-            if (it != byPoints.end()) { t.hole[i] = it->second; byPoints.erase(it); }
+        for (std::size_t i = 0; i < contours.size(); ++i) {
+            auto it = byPoints.find(key(contours[i]));
+            if (it != byPoints.end()) { hole[i] = it->second; byPoints.erase(it); }
         }
     }
+    Contours& c = t.contours;
+    for (std::size_t i = 0; i < contours.size(); ++i) {
+        for (const auto& p : contours[i]) c.points.push_back({p.x, p.y});
+        c.offsets.push_back(c.points.size());
+        c.next.push_back(hierarchy[i][0]);
+        c.previous.push_back(hierarchy[i][1]);
+        c.firstChild.push_back(hierarchy[i][2]);
+        c.parent.push_back(hierarchy[i][3]);
+        c.hole.push_back(hole[i]);
+    }
     return t;
+}
+
+// Milliseconds to the microsecond.
+std::string millis(double ms) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", ms);
+    return buf;
+}
+
+std::string timingsJson(const ContourTimings& t, bool phases) {
+    std::string s = "{";
+    if (phases)
+        s += "\"preprocess\": " + millis(t.preprocess) + ", \"track\": " + millis(t.track) +
+             ", \"connect\": " + millis(t.connect) + ", \"hierarchy\": " + millis(t.hierarchy) +
+             ", \"download\": " + millis(t.download) + ", ";
+    return s + "\"total\": " + millis(t.total) + "}";
 }
 
 void writeText(const std::string& path, const std::string& text) {
@@ -111,29 +149,30 @@ void writeText(const std::string& path, const std::string& text) {
 }
 
 std::string toJson(const Traced& t, const std::string& mode, const std::string& approx, const cv::Mat& binary,
-                   const std::string& thresholdJson) {
+                   const std::string& thresholdJson, const std::string& algorithm) {
+    const Contours& c = t.contours;
     std::string s = "{\"contours\": [";
-    for (std::size_t i = 0; i < t.contours.size(); ++i) {
+    for (std::size_t i = 0; i < c.size(); ++i) {
         s += i ? ",\n  " : "\n  ";
         s += "{\"points\": [";
-        const auto& c = t.contours[i];
-        for (std::size_t j = 0; j < c.size(); ++j) {
+        for (std::size_t j = 0; j < c.length(i); ++j) {
             if (j) s += ", ";
             s += '[';
-            s += std::to_string(c[j].x);
+            s += std::to_string(c.begin(i)[j].x);
             s += ", ";
-            s += std::to_string(c[j].y);
+            s += std::to_string(c.begin(i)[j].y);
             s += ']';
         }
         s += "], \"parent\": ";
-        s += std::to_string(t.hierarchy[i][3]);
+        s += std::to_string(c.parent[i]);
         s += ", \"hole\": ";
-        s += t.hole[i] ? "true}" : "false}";
+        s += c.hole[i] ? "true}" : "false}";
     }
-    s += t.contours.empty() ? "]" : "\n]";
+    s += c.size() == 0 ? "]" : "\n]";
     s += ", \"mode\": " + io::jsonString(mode) + ", \"approx\": " + io::jsonString(approx) +
          ", \"width\": " + std::to_string(binary.cols) + ", \"height\": " + std::to_string(binary.rows) +
-         ", \"threshold\": " + thresholdJson + "}\n";
+         ", \"threshold\": " + thresholdJson + ", \"algorithm\": " + io::jsonString(algorithm) +
+         ", \"timings_ms\": " + timingsJson(t.timings, algorithm == "engine") + "}\n";
     return s;
 }
 
@@ -164,12 +203,13 @@ std::string toSvg(const Traced& t, const cv::Mat& binary, bool overImage) {
         s += "<image width=\"" + w + "\" height=\"" + h + "\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64," +
              base64(png) + "\"/>\n";
     }
-    for (std::size_t i = 0; i < t.contours.size(); ++i) {
+    const Contours& c = t.contours;
+    for (std::size_t i = 0; i < c.size(); ++i) {
         s += "<polygon fill=\"none\" stroke-width=\"0.25\" stroke=\"";
-        s += t.hole[i] ? "#0050ff" : "#ff2020";
+        s += c.hole[i] ? "#0050ff" : "#ff2020";
         s += "\" points=\"";
-        for (const auto& p : t.contours[i])
-            s += std::to_string(p.x) + ".5," + std::to_string(p.y) + ".5 ";
+        for (const ContourPoint* p = c.begin(i); p != c.begin(i) + c.length(i); ++p)
+            s += std::to_string(p->x) + ".5," + std::to_string(p->y) + ".5 ";
         s += "\"/>\n";
     }
     return s + "</svg>\n";
@@ -179,14 +219,29 @@ std::string toSvg(const Traced& t, const cv::Mat& binary, bool overImage) {
 int runContours(const ArgList& argList) {
     Args args(argList,
               {{"--threshold", true}, {"--otsu", false}, {"--mode", true}, {"--approx", true}, {"--json", true},
-               {"--svg", true}, {"--svg-image", false}, {"--backend", true}},
+               {"--svg", true}, {"--svg-image", false}, {"--backend", true}, {"--algorithm", true},
+               {"--threads", true}, {"--timings", false}},
               "contours");
     if (args.helpRequested()) return printHelp(kHelp);
     args.requirePositionals({"IN"});
     const std::string modeText = args.valueOr("--mode", "tree");
     const std::string approxText = args.valueOr("--approx", "none");
-    const int mode = modeOf(modeText);
-    const int method = approxOf(approxText);
+    ContourMode mode{};
+    ContourApprox approx{};
+    try {
+        mode = parseContourMode(modeText);
+    } catch (const Error&) {
+        throw UsageError("--mode must be external, list, ccomp or tree, got '" + modeText + "'");
+    }
+    try {
+        approx = parseContourApprox(approxText);
+    } catch (const Error&) {
+        throw UsageError("--approx must be none or simple, got '" + approxText + "'");
+    }
+    const std::string algorithm = args.valueOr("--algorithm", "engine");
+    if (algorithm != "engine" && algorithm != "opencv")
+        throw UsageError("--algorithm must be engine or opencv, got '" + algorithm + "'");
+    const int threads = static_cast<int>(parseInteger(args.valueOr("--threads", "0"), "--threads", 0, 4096));
     const std::string backend = args.valueOr("--backend", "auto");
     if (backend == "cuda")
         throw std::runtime_error("GPU contours are not available in this build (use --backend cpu)");
@@ -223,8 +278,19 @@ int runContours(const ArgList& argList) {
         thresholdJson = io::jsonNumber(threshold);
     }
 
-    const Traced t = trace(binary, mode, method);
-    if (auto json = args.value("--json")) writeText(*json, toJson(t, modeText, approxText, binary, thresholdJson));
+    const Traced t = algorithm == "engine" ? traceWithEngine(binary, mode, approx, threads)
+                                           : traceWithOpenCV(binary, mode, approx);
+    if (args.has("--timings")) {
+        const ContourTimings& ms = t.timings;
+        if (algorithm == "engine")
+            notice("contours in " + millis(ms.total) + " ms: preprocess " + millis(ms.preprocess) + ", track " +
+                   millis(ms.track) + ", connect " + millis(ms.connect) + ", hierarchy " + millis(ms.hierarchy) +
+                   ", download " + millis(ms.download));
+        else
+            notice("OpenCV's findContours in " + millis(ms.total) + " ms");
+    }
+    if (auto json = args.value("--json"))
+        writeText(*json, toJson(t, modeText, approxText, binary, thresholdJson, algorithm));
     if (auto svg = args.value("--svg")) {
         writeText(*svg, toSvg(t, eight, args.has("--svg-image")));
     }

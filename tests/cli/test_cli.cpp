@@ -2,6 +2,7 @@
 // and checks its outputs against the engine's API and OpenCV, and its errors.
 #include "compute/line_morph.h"
 #include "compute/sweep.h"
+#include "tests/support/opencv_contours.h"
 #include "tests/support/opencv_images.h"
 #include "tests/support/random_images.h"
 
@@ -86,15 +87,7 @@ const char* typeName() {
 
 std::string str(const QString& s) { return s.toStdString(); }
 
-std::vector<bool> holesByDepth(const std::vector<cv::Vec4i>& h) {
-    std::vector<bool> hole(h.size());
-    for (std::size_t i = 0; i < h.size(); ++i) {
-        int d = 0;
-        for (int p = h[i][3]; p >= 0; p = h[static_cast<std::size_t>(p)][3]) ++d;
-        hole[i] = d % 2 == 1;
-    }
-    return hole;
-}
+using test::holesByDepth;
 
 }  // namespace
 
@@ -492,6 +485,23 @@ private slots:
             holes += hole ? 1 : 0;
         }
         if (mode != QStringLiteral("external")) QVERIFY(holes >= 3);
+        QCOMPARE(doc.object().value("algorithm").toString(), QStringLiteral("engine"));
+        const QJsonObject timings = doc.object().value("timings_ms").toObject();
+        for (const char* phase : {"preprocess", "track", "connect", "hierarchy", "download", "total"})
+            QVERIFY2(timings.value(phase).isDouble() && timings.value(phase).toDouble() >= 0, phase);
+
+        // OpenCV's own findContours through the same command writes the same contours.
+        const QString cvJson = path(QStringLiteral("contours_%1_%2_opencv.json").arg(mode, approx));
+        const CliRun cvRun = runCli({QStringLiteral("contours"), QStringLiteral("--threshold"), QStringLiteral("128"),
+                                     QStringLiteral("--mode"), mode, QStringLiteral("--approx"), approx,
+                                     path("shapes.png"), QStringLiteral("--json"), cvJson, QStringLiteral("--algorithm"),
+                                     QStringLiteral("opencv")});
+        QVERIFY2(cvRun.code == 0 && cvRun.err.isEmpty(), qPrintable(cvRun.describe()));
+        QFile cf(cvJson);
+        QVERIFY(cf.open(QIODevice::ReadOnly));
+        const QJsonObject cvDoc = QJsonDocument::fromJson(cf.readAll()).object();
+        QCOMPARE(cvDoc.value("contours").toArray(), list);
+        QCOMPARE(cvDoc.value("algorithm").toString(), QStringLiteral("opencv"));
 
         QFile s(svg);
         QVERIFY(s.open(QIODevice::ReadOnly));
@@ -499,6 +509,26 @@ private slots:
         QVERIFY(svgText.startsWith(QStringLiteral("<svg")));
         QCOMPARE(static_cast<std::size_t>(svgText.count(QStringLiteral("<polygon"))), expected.size());
         QVERIFY(svgText.contains(QStringLiteral("<image")));
+    }
+
+    void contoursTimings() {
+        cv::Mat img(60, 80, CV_8UC1, cv::Scalar(0));
+        cv::circle(img, cv::Point(40, 30), 20, cv::Scalar(255), cv::FILLED);
+        QVERIFY(cv::imwrite(spath("disc.png"), img));
+        for (const char* algorithm : {"engine", "opencv"}) {
+            const CliRun r = runCli({QStringLiteral("contours"), QStringLiteral("--threshold"), QStringLiteral("9"),
+                                     QStringLiteral("--timings"), QStringLiteral("--threads"), QStringLiteral("2"),
+                                     QStringLiteral("--algorithm"), QString::fromLatin1(algorithm), path("disc.png")});
+            QVERIFY2(r.code == 0 && r.out.startsWith(QStringLiteral("1 contours")), qPrintable(r.describe()));
+            const QStringList lines = nonEmptyLines(r.err);
+            const QString expected = QString::fromLatin1(algorithm) == QStringLiteral("engine")
+                                         ? QStringLiteral("linescope-cli: note: contours in ")
+                                         : QStringLiteral("linescope-cli: note: OpenCV's findContours in ");
+            QVERIFY2(lines.size() == 1 && lines[0].startsWith(expected), qPrintable(r.describe()));
+            if (QString::fromLatin1(algorithm) == QStringLiteral("engine"))
+                for (const char* phase : {"preprocess", "track", "connect", "hierarchy", "download"})
+                    QVERIFY2(lines[0].contains(QString::fromLatin1(phase)), qPrintable(lines[0]));
+        }
     }
 
     void contoursOtsu() {
@@ -579,6 +609,9 @@ private slots:
         QTest::newRow("contours bad mode") << QStringList{"contours", "--threshold", "9", "--mode", "all", u8} << 2;
         QTest::newRow("contours bad approx") << QStringList{"contours", "--threshold", "9", "--approx", "x", u8}
                                              << 2;
+        QTest::newRow("contours bad algorithm")
+            << QStringList{"contours", "--threshold", "9", "--algorithm", "fast", u8} << 2;
+        QTest::newRow("contours bad threads") << QStringList{"contours", "--threshold", "9", "--threads", "-1", u8} << 2;
         QTest::newRow("contours cuda") << QStringList{"contours", "--threshold", "9", "--backend", "cuda", u8} << 1;
         QTest::newRow("contours text png") << QStringList{"contours", "--threshold", "9", path("text.png")} << 1;
         QTest::newRow("bench unknown workload") << QStringList{"bench", "--workload", "everything"} << 2;
