@@ -1,8 +1,10 @@
 // The band kernel: the GPU's default line operator, and the body of its sweeps.
 //
 // A thread block takes a band of L adjacent lines of one family (one angle) and a zone of
-// positions along them. Adjacent lines are adjacent pixels across the major axis, so the
-// band is read row by row with coalesced loads into shared memory, laid out [position][lane].
+// positions along them. The kernel sees only y-major families (lines advance down the rows,
+// t = y): adjacent lines are then adjacent pixels of a row, and the band is read row by row
+// with coalesced loads into shared memory, laid out [position][lane]. x-major families run
+// on the transposed image, where they are y-major with the same slope (see the launchers).
 // There each stage (erosion, dilation) is van Herk/Gil-Werman: the positions are cut into
 // blocks of w = window length, one thread per (lane, block) runs a suffix pass and then a
 // prefix pass, and every output is one comparison of a suffix and a prefix: 3 comparisons
@@ -25,12 +27,18 @@ namespace linescope::cuda::band {
 
 enum class Output { Store, TopHat, Fold };
 
-inline constexpr int kBandThreads = 256;
+// Tuning knobs, overridable at build time for experiments (tests/bench/run-band-variants.sh).
+#ifndef LINESCOPE_BAND_THREADS
+#define LINESCOPE_BAND_THREADS 512
+#endif
+#ifndef LINESCOPE_BAND_BATCH
+#define LINESCOPE_BAND_BATCH 4
+#endif
+inline constexpr int kBandThreads = LINESCOPE_BAND_THREADS;
 
 // One angle of a launch.
 struct Job {
-    std::int32_t slope = 0;      // S, 16.16 fixed point
-    std::int32_t yMajor = 0;
+    std::int32_t slope = 0;      // S, 16.16 fixed point; line c is {(c + off(t), t)}
     std::int32_t firstLine = 0;  // line index of band 0, lane 0
     std::int32_t bands = 0;
     std::int32_t zones = 0;
@@ -115,8 +123,7 @@ struct BandGeometry {
     int count;      // positions held
     int outBegin;   // array positions [outBegin, outEnd) are this block's outputs
     int outEnd;
-    int n, m;       // major and minor lengths
-    bool yMajor;
+    int n, m;       // major and minor lengths: the image's height and width
 };
 
 // One stage of van Herk/Gil-Werman over the arrays: out[c] = op of in over
@@ -247,63 +254,40 @@ struct Site {
 
 // Visits the array positions [p0, p1) × lanes in batches of K per thread: fetch(site) for
 // all K first, so that their global loads are in flight together, then consume(site, value).
-// The threads of a warp are on consecutive pixels of one image row: consecutive lanes for
-// y-major families (their pixels are side by side in a row), consecutive positions of one
-// lane for x-major ones.
+// Consecutive threads take consecutive lanes: side-by-side pixels of one image row.
 template <int K, class Fetch, class Consume>
 __device__ inline void forEachSite(const BandGeometry& g, int laneShift, const int* __restrict__ offTab, int p0,
                                    int p1, Fetch&& fetch, Consume&& consume) {
     using V = decltype(fetch(Site{}));
     const int lanes = 1 << laneShift;
-    auto site = [&](int p, int l, bool valid) {
-        Site s{p, l, 0, 0, false, valid};
-        if (valid) {
-            s.t = g.loadStart + p;
-            s.u = g.c0 + l + offTab[p];
-            s.inside = s.u >= 0 && s.u < g.m;
-        }
-        return s;
-    };
-    if (g.yMajor) {
-        const int total = (p1 - p0) << laneShift;
-        for (int base = threadIdx.x; base < total; base += K * blockDim.x) {
-            Site st[K];
-            V v[K];
+    const int total = (p1 - p0) << laneShift;
+    for (int base = threadIdx.x; base < total; base += K * blockDim.x) {
+        Site st[K];
+        V v[K];
 #pragma unroll
-            for (int k = 0; k < K; ++k) {
-                const int i = base + k * blockDim.x;
-                st[k] = site(p0 + (i >> laneShift), i & (lanes - 1), i < total);
-                v[k] = fetch(st[k]);
+        for (int k = 0; k < K; ++k) {
+            const int i = base + k * blockDim.x;
+            const int p = p0 + (i >> laneShift), l = i & (lanes - 1);
+            st[k] = Site{p, l, 0, 0, false, i < total};
+            if (st[k].valid) {
+                st[k].t = g.loadStart + p;
+                st[k].u = g.c0 + l + offTab[p];
+                st[k].inside = st[k].u >= 0 && st[k].u < g.m;
             }
-#pragma unroll
-            for (int k = 0; k < K; ++k)
-                if (st[k].valid) consume(st[k], v[k]);
+            v[k] = fetch(st[k]);
         }
-    } else {
-        const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, warps = blockDim.x >> 5;
-        for (int l = warp; l < lanes; l += warps)
-            for (int base = p0 + lane; base < p1; base += 32 * K) {
-                Site st[K];
-                V v[K];
 #pragma unroll
-                for (int k = 0; k < K; ++k) {
-                    const int p = base + 32 * k;
-                    st[k] = site(p, l, p < p1);
-                    v[k] = fetch(st[k]);
-                }
-#pragma unroll
-                for (int k = 0; k < K; ++k)
-                    if (st[k].valid) consume(st[k], v[k]);
-            }
+        for (int k = 0; k < K; ++k)
+            if (st[k].valid) consume(st[k], v[k]);
     }
 }
 
 template <class T>
-__device__ inline T loadPixel(DeviceImageView<const T> img, bool yMajor, const Site& s) {
-    return __ldg(yMajor ? img.row(s.t) + s.u : img.row(s.u) + s.t);
+__device__ inline T loadPixel(DeviceImageView<const T> img, const Site& s) {
+    return __ldg(img.row(s.t) + s.u);
 }
 
-inline constexpr int kBatch = 4;
+inline constexpr int kBatch = LINESCOPE_BAND_BATCH;
 
 template <class T>
 __device__ inline SumOf<T> blockSum(SumOf<T> v, SumOf<T>* scratch) {
@@ -327,7 +311,7 @@ __host__ __device__ inline std::size_t arrayBytes(int capacity, int pitch, int l
     const std::size_t table = (static_cast<std::size_t>(capacity) * sizeof(int) + 15) / 16 * 16;
     const std::size_t one = (static_cast<std::size_t>(capacity) * pitch * sizeof(T) + 15) / 16 * 16;
     const std::size_t chunkTables = (3 * static_cast<std::size_t>(tableEntries) * lanes * sizeof(T) + 15) / 16 * 16;
-    return table + 3 * one + chunkTables + 64;
+    return table + 3 * one + chunkTables + kBandThreads / 32 * sizeof(SumOf<double>);  // + one partial sum a warp
 }
 
 template <class T, bool MinFirst, bool TwoStage, Output Out>
@@ -351,9 +335,7 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
         (3 * static_cast<std::size_t>(prm.tableEntries) * (1u << prm.laneShift) * sizeof(T) + 15) / 16 * 16);
 
     const int lanes = 1 << prm.laneShift;
-    const bool yMajor = job.yMajor != 0;
-    const int n = yMajor ? prm.height : prm.width;
-    const int m = yMajor ? prm.width : prm.height;
+    const int n = prm.height, m = prm.width;
     const Window w1 = prm.stage1, w2 = prm.stage2;
     const int reachLeft = w1.left + (TwoStage ? w2.left : 0);
     const int reachRight = w1.right + (TwoStage ? w2.right : 0);
@@ -372,7 +354,6 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
         g.c0 = c0;
         g.n = n;
         g.m = m;
-        g.yMajor = yMajor;
         g.loadStart = max(hullLo, t0 - reachLeft);
         const int loadEnd = min(hullHi + 1, t1 + reachRight);
         g.count = loadEnd - g.loadStart;
@@ -390,7 +371,7 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
         // Everything outside the image is the first stage's neutral value.
         forEachSite<kBatch>(
             g, prm.laneShift, offTab, 0, g.count,
-            [&](const Site& st) { return st.inside ? canonical(loadPixel(src, yMajor, st)) : First::neutral(); },
+            [&](const Site& st) { return st.inside ? canonical(loadPixel(src, st)) : First::neutral(); },
             [&](const Site& st, T v) { F[st.p * prm.pitch + st.l] = v; });
         __syncthreads();
 
@@ -414,8 +395,7 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
                 T v, best, other;
             };
             auto index = [&](const Site& st) {
-                return yMajor ? static_cast<std::size_t>(st.t) * prm.width + st.u
-                              : static_cast<std::size_t>(st.u) * prm.width + st.t;
+                return static_cast<std::size_t>(st.t) * prm.width + st.u;
             };
             forEachSite<kBatch>(
                 g, prm.laneShift, offTab, g.outBegin, g.outEnd,
@@ -461,13 +441,13 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
                     Seen s{};
                     if (st.inside) {
                         s.v = result[st.p * prm.pitch + st.l];
-                        if constexpr (Out == Output::TopHat) s.f = loadPixel(src, yMajor, st);
+                        if constexpr (Out == Output::TopHat) s.f = loadPixel(src, st);
                     }
                     return s;
                 },
                 [&](const Site& st, const Seen& s) {
                     if (!st.inside) return;
-                    T* d = yMajor ? dst.row(st.t) + st.u : dst.row(st.u) + st.t;
+                    T* d = dst.row(st.t) + st.u;
                     if constexpr (Out == Output::TopHat) *d = static_cast<T>(s.f - s.v);
                     else *d = s.v;
                 });

@@ -67,6 +67,7 @@ inline int tableEntriesFor(int positions, int maxRight, int window, int chunk) {
     return static_cast<int>(blocks * ((window + chunk - 1) / chunk));
 }
 
+// The lines of a plan run down the columns of a width × height image (y-major families).
 // Picks the widest band (32 bytes of pixels a row: one memory sector) whose zones keep at
 // least half of each block's positions as outputs, first within the shared memory that lets
 // two blocks share a multiprocessor, then within all of it; failing both (λ in the
@@ -83,11 +84,17 @@ Plan makePlan(int width, int height, const Stages& st, const CudaContext& ctx) {
     const int reach = plan.reachLeft + plan.reachRight;
     const int window = st.first.left + st.first.right + 1;  // both stages have the segment's length
     const int maxRight = std::max(st.first.right, st.twoStage ? st.second.right : 0);
-    const int longest = std::max(width, height);
-    const int widest = static_cast<int>(32 / sizeof(T));
+    const int longest = height;  // the lines run down the columns
+#ifndef LINESCOPE_BAND_ROW_BYTES
+#define LINESCOPE_BAND_ROW_BYTES 32
+#endif
+#ifndef LINESCOPE_BAND_SHARED_KB
+#define LINESCOPE_BAND_SHARED_KB 112
+#endif
+    const int widest = static_cast<int>(LINESCOPE_BAND_ROW_BYTES / sizeof(T));
     // The kernel's own static shared memory (a few bytes) comes on top of the dynamic part.
     const std::size_t all = ctx.sharedMemoryPerBlock() - 1024;
-    const std::size_t budgets[2] = {std::min<std::size_t>(all, 112 * 1024), all};
+    const std::size_t budgets[2] = {std::min<std::size_t>(all, LINESCOPE_BAND_SHARED_KB * 1024), all};
     auto settle = [&](int lanes, int pitch, int capacity) {
         plan.params.laneShift = __builtin_ctz(static_cast<unsigned>(lanes));
         plan.params.pitch = pitch;
@@ -113,10 +120,22 @@ Plan makePlan(int width, int height, const Stages& st, const CudaContext& ctx) {
     return plan;
 }
 
+// The family as the band kernel sees it: y-major. An x-major family of a W×H image is the
+// y-major family with the same slope on the transposed H×W image: its line c, the pixels
+// (t, c + off(t)), are the transposed image's pixels (c + off(t), t).
+inline LineFamily asYMajor(const LineFamily& fam) {
+    if (fam.yMajor) return fam;
+    LineFamily t = fam;
+    t.yMajor = true;
+    t.width = fam.height;
+    t.height = fam.width;
+    return t;
+}
+
+// `fam` must be y-major (see asYMajor).
 inline Job makeJob(const LineFamily& fam, const Plan& plan, int angleIndex, int slot, bool firstInSlot) {
     Job j;
     j.slope = fam.slope;
-    j.yMajor = fam.yMajor ? 1 : 0;
     const std::int64_t first = fam.firstLine(), last = fam.lastLine();
     j.firstLine = static_cast<std::int32_t>(first);
     j.bands = static_cast<std::int32_t>((last - first + plan.lanes()) / plan.lanes());

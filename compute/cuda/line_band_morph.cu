@@ -1,4 +1,5 @@
 // One line operator on device images: the band kernel, or the kernels of Karas et al.
+#include "compute/cuda/classic_vhgw.h"
 #include "compute/cuda/cuda_line_api.h"
 #include "compute/cuda/line_band_launch.cuh"
 #include "compute/cuda/paper_line_kernels.h"
@@ -15,18 +16,29 @@ void lineMorphDevice(MorphOp op, DeviceImageView<const T> src, DeviceImageView<T
     if (algorithm == LineAlgorithm::Reference)
         throw Error("the reference algorithm runs on the CPU only (use --backend cpu)");
     const band::Stages st = band::stagesOf(op, seg, src.width, src.height);
-    const band::Plan plan = band::makePlan<T>(src.width, src.height, st, ctx);
+    // x-major families run on the transposed image, where their lines are columns; the
+    // two transposes cost far less than uncoalesced accesses along slanted rows.
+    DeviceImageView<const T> in = src;
+    DeviceImageView<T> out = dst;
+    if (!family.yMajor) {
+        const DeviceImageView<T> srcT = ctx.image<T>(BufferSlot::Temp, src.height, src.width);
+        transposeImage<T>(src, srcT, ctx.stream());
+        in = srcT;
+        out = ctx.image<T>(BufferSlot::Temp2, src.height, src.width);
+    }
+    const band::Plan plan = band::makePlan<T>(in.width, in.height, st, ctx);
     band::Params prm = plan.params;
-    prm.jobs[0] = band::makeJob(family, plan, 0, 0, true);
+    prm.jobs[0] = band::makeJob(band::asYMajor(family), plan, 0, 0, true);
     band::withStageOrder(op, [&](auto minFirst, auto twoStage) {
         constexpr bool kMin = decltype(minFirst)::value, kTwo = decltype(twoStage)::value;
         if (op == MorphOp::TopHat) {
             if constexpr (kMin && kTwo)
-                band::launch<T, true, true, band::Output::TopHat>(plan, prm, 1, src, dst, {}, ctx);
+                band::launch<T, true, true, band::Output::TopHat>(plan, prm, 1, in, out, {}, ctx);
         } else {
-            band::launch<T, kMin, kTwo, band::Output::Store>(plan, prm, 1, src, dst, {}, ctx);
+            band::launch<T, kMin, kTwo, band::Output::Store>(plan, prm, 1, in, out, {}, ctx);
         }
     });
+    if (!family.yMajor) transposeImage<T>(out, dst, ctx.stream());
 }
 
 #define LS_INSTANTIATE(T)                                                                                   \

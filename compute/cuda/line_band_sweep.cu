@@ -3,8 +3,11 @@
 // memory. A launch runs up to 32 angles side by side, one slot each (angles of one launch
 // cover the same pixels, so they cannot share a set); launches follow each other on the
 // stream, so each slot sees its angles in increasing order and keeps the smallest k on ties.
-// A last pass merges the slots, and one block per angle sums the spectrum's partial sums
-// in a fixed order (exact 64-bit integers for integer images).
+// y-major angles fold into slots laid out like the image; x-major angles run on the
+// transposed image (one transpose for the whole sweep) and fold into transposed slots.
+// A last pass merges all slots through shared-memory tiles, and one block per angle sums
+// the spectrum's partial sums in a fixed order (exact 64-bit integers for integer images).
+#include "compute/cuda/classic_vhgw.h"
 #include "compute/cuda/cuda_line_api.h"
 #include "compute/cuda/line_band_launch.cuh"
 
@@ -18,33 +21,78 @@ namespace {
 using band::SumOf;
 
 // Merges the slots into the results; ties between slots go to the smaller angle index.
+// A block takes a 32×32 tile; transposed slots are read row-wise into shared memory and
+// read back column-wise, so that every global access is coalesced.
 template <class T, bool BestIsMax>
-__global__ void mergeSlots(const T* __restrict__ best, const T* __restrict__ other, const std::uint16_t* __restrict__ arg,
-                           std::size_t slotPixels, int slots, int width, int height, DeviceImageView<T> sup,
-                           DeviceImageView<T> inf, DeviceImageView<T> strength, DeviceImageView<std::uint16_t> argOut) {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    if (x >= width) return;
-    for (int y = blockIdx.y; y < height; y += gridDim.y) {
-    const std::size_t i = static_cast<std::size_t>(y) * width + x;
-    T b = best[i], o = other[i];
-    std::uint16_t a = arg[i];
-    for (int s = 1; s < slots; ++s) {
-        const std::size_t j = static_cast<std::size_t>(s) * slotPixels + i;
-        const T bs = best[j];
-        const std::uint16_t as = arg[j];
-        const bool better = BestIsMax ? b < bs : bs < b;
-        if (better || (bs == b && as < a)) {
-            b = bs;
-            a = as;
+__global__ void __launch_bounds__(256) mergeSlots(const T* __restrict__ best, const T* __restrict__ other,
+                                                   const std::uint16_t* __restrict__ arg, std::size_t slotPixels,
+                                                   int normalSlots, int transposedSlots, int width, int height,
+                                                   DeviceImageView<T> sup, DeviceImageView<T> inf,
+                                                   DeviceImageView<T> strength, DeviceImageView<std::uint16_t> argOut) {
+    __shared__ T tileBest[32][33], tileOther[32][33];
+    __shared__ std::uint16_t tileArg[32][33];
+    const int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;  // 32 × 8 threads
+    const int x0 = blockIdx.x * 32, y0 = blockIdx.y * 32;
+    T b[4], o[4];
+    std::uint16_t a[4];
+    bool any = false;
+    auto fold = [&](int i, T bs, T os, std::uint16_t as) {
+        if (!any) {
+            b[i] = bs;
+            o[i] = os;
+            a[i] = as;
+            return;
         }
-        const T os = other[j];
-        o = BestIsMax ? (os < o ? os : o) : (o < os ? os : o);
+        const bool better = BestIsMax ? b[i] < bs : bs < b[i];
+        if (better || (bs == b[i] && as < a[i])) {
+            b[i] = bs;
+            a[i] = as;
+        }
+        o[i] = BestIsMax ? (os < o[i] ? os : o[i]) : (o[i] < os ? os : o[i]);
+    };
+    for (int s = 0; s < normalSlots; ++s) {
+        const std::size_t plane = static_cast<std::size_t>(s) * slotPixels;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const int x = x0 + tx, y = y0 + ty + 8 * i;
+            if (x < width && y < height) {
+                const std::size_t j = plane + static_cast<std::size_t>(y) * width + x;
+                fold(i, best[j], other[j], arg[j]);
+            }
+        }
+        any = true;
     }
-    const T hi = BestIsMax ? b : o, lo = BestIsMax ? o : b;
-    sup.at(x, y) = hi;
-    inf.at(x, y) = lo;
-    strength.at(x, y) = static_cast<T>(hi - lo);
-    argOut.at(x, y) = a;
+    for (int s = 0; s < transposedSlots; ++s) {
+        // Transposed planes are height wide and width tall: pixel (x, y) sits at row x, column y.
+        const std::size_t plane = static_cast<std::size_t>(normalSlots + s) * slotPixels;
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const int row = x0 + ty + 8 * i, col = y0 + tx;
+            if (row < width && col < height) {
+                const std::size_t j = plane + static_cast<std::size_t>(row) * height + col;
+                tileBest[ty + 8 * i][tx] = best[j];
+                tileOther[ty + 8 * i][tx] = other[j];
+                tileArg[ty + 8 * i][tx] = arg[j];
+            }
+        }
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const int x = x0 + tx, y = y0 + ty + 8 * i;
+            if (x < width && y < height) fold(i, tileBest[tx][ty + 8 * i], tileOther[tx][ty + 8 * i], tileArg[tx][ty + 8 * i]);
+        }
+        any = true;
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        const int x = x0 + tx, y = y0 + ty + 8 * i;
+        if (x >= width || y >= height) continue;
+        const T hi = BestIsMax ? b[i] : o[i], lo = BestIsMax ? o[i] : b[i];
+        sup.at(x, y) = hi;
+        inf.at(x, y) = lo;
+        strength.at(x, y) = static_cast<T>(hi - lo);
+        argOut.at(x, y) = a[i];
     }
 }
 
@@ -82,21 +130,41 @@ void checkRequest(const SweepRequest& req) {
 
 }  // namespace
 
+namespace {
+
+#ifndef LINESCOPE_SWEEP_BLOCKS_PER_SM
+#define LINESCOPE_SWEEP_BLOCKS_PER_SM 8
+#endif
+// Blocks a launch aims to give each multiprocessor (angles side by side × their items).
+constexpr long long kSweepBlocksPerSM = LINESCOPE_SWEEP_BLOCKS_PER_SM;
+
+// The angles of one layout (as the image, or transposed) and how they run.
+struct LayoutAngles {
+    std::vector<band::Job> jobs;  // in increasing k
+    band::Plan plan;
+    int slots = 0;
+    int maxItems = 0;
+};
+
+}  // namespace
+
 template <class T>
 DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepRequest& req, CudaContext& ctx) {
     checkRequest(req);
     const int W = src.width, H = src.height, N = req.angles.count;
     const band::Stages st = band::stagesOf(req.op, segmentOf(req.length), W, H);
-    const band::Plan plan = band::makePlan<T>(W, H, st, ctx);
 
-    std::vector<band::Job> jobs(static_cast<std::size_t>(N));
-    int maxItems = 0;
-    long long allItems = 0;
+    // [0]: y-major angles on the image; [1]: x-major angles on the transposed image.
+    LayoutAngles sets[2];
+    sets[0].plan = band::makePlan<T>(W, H, st, ctx);
+    sets[1].plan = band::makePlan<T>(H, W, st, ctx);
     for (int k = 0; k < N; ++k) {
-        jobs[k] = band::makeJob(lineFamily(req.angles.angle(k), W, H), plan, k, 0, false);
-        maxItems = std::max(maxItems, band::itemsOf(jobs[k]));
-        allItems += band::itemsOf(jobs[k]);
+        const LineFamily fam = lineFamily(req.angles.angle(k), W, H);
+        LayoutAngles& set = sets[fam.yMajor ? 0 : 1];
+        set.jobs.push_back(band::makeJob(band::asYMajor(fam), set.plan, k, 0, false));
+        set.maxItems = std::max(set.maxItems, band::itemsOf(set.jobs.back()));
     }
+    const int maxItems = std::max(sets[0].maxItems, sets[1].maxItems);
 
     // Enough angles side by side to give every multiprocessor several blocks, as far as
     // memory allows: each slot is a full set of accumulators.
@@ -104,19 +172,25 @@ DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepReques
     const std::size_t slotBytes = slotPixels * (2 * sizeof(T) + sizeof(std::uint16_t));
     std::size_t freeBytes = 0, totalBytes = 0;
     LS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
-    const long long perAngle = std::max<long long>(1, allItems / N);
-    int slots = static_cast<int>(std::min<long long>(band::kMaxJobsPerLaunch, (8LL * ctx.multiprocessors() + perAngle - 1) / perAngle));
-    slots = std::clamp(slots, 1, N);
-    while (slots > 1 && slots * slotBytes > freeBytes / 4) --slots;
+    for (LayoutAngles& set : sets) {
+        const int count = static_cast<int>(set.jobs.size());
+        if (count == 0) continue;
+        long long items = 0;
+        for (const band::Job& j : set.jobs) items += band::itemsOf(j);
+        const long long perAngle = std::max<long long>(1, items / count);
+        set.slots = static_cast<int>(
+            std::min<long long>(band::kMaxJobsPerLaunch, (kSweepBlocksPerSM * ctx.multiprocessors() + perAngle - 1) / perAngle));
+        set.slots = std::clamp(set.slots, 1, count);
+        while (set.slots > 1 && set.slots * slotBytes > freeBytes / 8) --set.slots;
+    }
+    const int slots = sets[0].slots + sets[1].slots;
 
     const std::size_t planes = slotPixels * static_cast<std::size_t>(slots);
     const std::size_t bestBytes = band::alignUp(planes * sizeof(T), 256);
     const std::size_t argBytes = band::alignUp(planes * sizeof(std::uint16_t), 256);
     const std::size_t partialCount = static_cast<std::size_t>(N) * maxItems;
-    const std::size_t imageBytes = devicePitch(W, sizeof(T)) * H;
-    ctx.requireDeviceMemory(2 * bestBytes + argBytes + partialCount * sizeof(SumOf<T>) + 3 * imageBytes +
-                                devicePitch(W, 2) * H + 2 * imageBytes,
-                            "this sweep");
+    const std::size_t imageBytes = devicePitch(std::max(W, H), sizeof(T)) * std::max(W, H);
+    ctx.requireDeviceMemory(2 * bestBytes + argBytes + partialCount * sizeof(SumOf<T>) + 5 * imageBytes, "this sweep");
 
     auto* acc = static_cast<unsigned char*>(ctx.buffer(BufferSlot::Accumulators).reserve(2 * bestBytes + argBytes));
     band::FoldTargets<T> fold;
@@ -128,17 +202,29 @@ DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepReques
     fold.partialsPerAngle = maxItems;
     LS_CUDA_CHECK(cudaMemsetAsync(fold.partials, 0, partialCount * sizeof(SumOf<T>), ctx.stream()));
 
+    DeviceImageView<const T> images[2] = {src, {}};
+    if (!sets[1].jobs.empty()) {
+        const DeviceImageView<T> srcT = ctx.image<T>(BufferSlot::Temp, H, W);
+        transposeImage<T>(src, srcT, ctx.stream());
+        images[1] = srcT;
+    }
     band::withStageOrder(req.op, [&](auto minFirst, auto twoStage) {
         constexpr bool kMin = decltype(minFirst)::value, kTwo = decltype(twoStage)::value;
-        for (int k0 = 0; k0 < N; k0 += slots) {
-            band::Params prm = plan.params;
-            const int count = std::min(slots, N - k0);
-            for (int s = 0; s < count; ++s) {
-                prm.jobs[s] = jobs[k0 + s];
-                prm.jobs[s].slot = s;
-                prm.jobs[s].firstInSlot = k0 == 0 ? 1 : 0;
+        for (int layout = 0; layout < 2; ++layout) {
+            const LayoutAngles& set = sets[layout];
+            const int count = static_cast<int>(set.jobs.size());
+            const int firstSlot = layout == 0 ? 0 : sets[0].slots;
+            for (int k0 = 0; k0 < count; k0 += set.slots) {
+                band::Params prm = set.plan.params;
+                const int n = std::min(set.slots, count - k0);
+                for (int s = 0; s < n; ++s) {
+                    prm.jobs[s] = set.jobs[k0 + s];
+                    prm.jobs[s].slot = firstSlot + s;
+                    prm.jobs[s].firstInSlot = k0 == 0 ? 1 : 0;
+                }
+                band::launch<T, kMin, kTwo, band::Output::Fold>(set.plan, prm, n, images[layout], DeviceImageView<T>{},
+                                                                  fold, ctx);
             }
-            band::launch<T, kMin, kTwo, band::Output::Fold>(plan, prm, count, src, DeviceImageView<T>{}, fold, ctx);
         }
     });
 
@@ -148,14 +234,15 @@ DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepReques
     r.inf = ctx.image<T>(BufferSlot::SweepInf, W, H);
     r.strength = ctx.image<T>(BufferSlot::SweepStrength, W, H);
     r.argIndex = ctx.image<std::uint16_t>(BufferSlot::SweepArg, W, H);
-    const dim3 block(256), grid(static_cast<unsigned>((W + 255) / 256), static_cast<unsigned>(std::min(H, 65535)));
-    const int used = std::min(slots, N);
+    const dim3 block(256), grid(static_cast<unsigned>((W + 31) / 32), static_cast<unsigned>((H + 31) / 32));
     if (st.minFirst)
-        mergeSlots<T, true><<<grid, block, 0, ctx.stream()>>>(fold.best, fold.other, fold.arg, slotPixels, used, W, H,
-                                                              r.sup, r.inf, r.strength, r.argIndex);
+        mergeSlots<T, true><<<grid, block, 0, ctx.stream()>>>(fold.best, fold.other, fold.arg, slotPixels,
+                                                              sets[0].slots, sets[1].slots, W, H, r.sup, r.inf,
+                                                              r.strength, r.argIndex);
     else
-        mergeSlots<T, false><<<grid, block, 0, ctx.stream()>>>(fold.best, fold.other, fold.arg, slotPixels, used, W,
-                                                               H, r.sup, r.inf, r.strength, r.argIndex);
+        mergeSlots<T, false><<<grid, block, 0, ctx.stream()>>>(fold.best, fold.other, fold.arg, slotPixels,
+                                                               sets[0].slots, sets[1].slots, W, H, r.sup, r.inf,
+                                                               r.strength, r.argIndex);
     LS_CUDA_CHECK_LAUNCH("mergeSlots");
 
     auto* spectra = static_cast<unsigned char*>(ctx.buffer(BufferSlot::Spectrum).reserve(N * (sizeof(double) + sizeof(std::int64_t))));
