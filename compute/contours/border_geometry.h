@@ -1,12 +1,15 @@
-// The pixel-level vocabulary of border tracking, shared by the CPU tracker and (later) the
-// CUDA kernels: packed pixel keys, OpenCV's chain-code directions, 8-neighbour masks, the
+// The pixel-level vocabulary of border tracking, shared by the CPU tracker and the CUDA
+// kernels: packed pixel keys, OpenCV's chain-code directions, 8-neighbour masks, the
 // rotations that find a triad's former and next pixels, and the paper's cross-zero labels.
-// Everything here is a constexpr function over integers, so device code can call it as is.
+// Everything here is a constexpr function over integers that device code can call as is;
+// only the lookup tables (kNeighbourTable, the step tables) are host-only, and the device
+// computes the same entries with neighbourMaskOf, nextAfter, formerBefore and triadLabel.
 #pragma once
 
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 
 #if defined(__CUDACC__)
 #define LINESCOPE_HD __host__ __device__
@@ -15,6 +18,47 @@
 #endif
 
 namespace linescope::contours {
+
+// std::countr_zero and std::countl_zero of a non-zero 32-bit value, also in device code
+// (__ffs / __clz). Constant evaluation (the tables below, built in the device pass too)
+// takes a plain loop there.
+LINESCOPE_HD constexpr int countTrailingZeros(unsigned v) {
+#if defined(__CUDA_ARCH__)
+    if (std::is_constant_evaluated()) {
+        int n = 0;
+        for (; !(v & 1u); v >>= 1) ++n;
+        return n;
+    }
+    return __ffs(static_cast<int>(v)) - 1;
+#else
+    return std::countr_zero(v);
+#endif
+}
+LINESCOPE_HD constexpr int countLeadingZeros(unsigned v) {
+#if defined(__CUDA_ARCH__)
+    if (std::is_constant_evaluated()) {
+        int n = 0;
+        for (; !(v & 0x80000000u); v <<= 1) ++n;
+        return n;
+    }
+    return __clz(static_cast<int>(v));
+#else
+    return std::countl_zero(v);
+#endif
+}
+
+LINESCOPE_HD constexpr int countLeadingZeros64(std::uint64_t v) {
+#if defined(__CUDA_ARCH__)
+    if (std::is_constant_evaluated()) {
+        int n = 0;
+        for (; !(v >> 63); v <<= 1) ++n;
+        return n;
+    }
+    return __clzll(static_cast<long long>(v));
+#else
+    return std::countl_zero(v);
+#endif
+}
 
 // A pixel as (y << 16) | x: raster order is numeric order, which makes "the first border
 // pixel met by a raster scan" a plain minimum. Images are limited to 65535 pixels a side.
@@ -39,19 +83,26 @@ constexpr unsigned packDeltas(const int (&delta)[8]) {
     for (int d = 0; d < 8; ++d) packed |= static_cast<unsigned>(delta[d] + 1) << (2 * d);
     return packed;
 }
-LINESCOPE_HD constexpr int dirX(int d) { return static_cast<int>((packDeltas(kDirX) >> (2 * d)) & 3u) - 1; }
-LINESCOPE_HD constexpr int dirY(int d) { return static_cast<int>((packDeltas(kDirY) >> (2 * d)) & 3u) - 1; }
+// Scalars, unlike the arrays, are usable in device code.
+inline constexpr unsigned kPackedDirX = packDeltas(kDirX);
+inline constexpr unsigned kPackedDirY = packDeltas(kDirY);
+LINESCOPE_HD constexpr int dirX(int d) { return static_cast<int>((kPackedDirX >> (2 * d)) & 3u) - 1; }
+LINESCOPE_HD constexpr int dirY(int d) { return static_cast<int>((kPackedDirY >> (2 * d)) & 3u) - 1; }
 
 // The key of the neighbour in direction d. Only ever applied towards foreground pixels,
 // which lie inside the image, so the packed arithmetic never wraps between rows.
 LINESCOPE_HD constexpr PixelKey stepKey(PixelKey k, int d) {
-    return static_cast<PixelKey>(static_cast<std::int64_t>(k) + kDirY[d] * 65536 + kDirX[d]);
+    return static_cast<PixelKey>(static_cast<std::int64_t>(k) + dirY(d) * 65536 + dirX(d));
 }
 
-// The direction from a pixel to its 8-neighbour b (a ≠ b, adjacent).
+// The direction from a pixel to its 8-neighbour b (a ≠ b, adjacent; −1 for a = b). The
+// directions by (dy + 1) · 3 + (dx + 1) are 3, 2, 1, 4, −1, 0, 5, 6, 7, one nibble each
+// (15 for −1), so device code needs no table in memory.
 LINESCOPE_HD constexpr int directionTo(PixelKey a, PixelKey b) {
-    constexpr int byOffset[9] = {3, 2, 1, 4, -1, 0, 5, 6, 7};  // index (dy + 1) · 3 + (dx + 1)
-    return byOffset[(keyY(b) - keyY(a) + 1) * 3 + (keyX(b) - keyX(a) + 1)];
+    constexpr std::uint64_t kByOffset = 0x7650F4123ull;
+    const int index = (keyY(b) - keyY(a) + 1) * 3 + (keyX(b) - keyX(a) + 1);
+    const int d = static_cast<int>((kByOffset >> (4 * index)) & 15u);
+    return d == 15 ? -1 : d;
 }
 
 LINESCOPE_HD constexpr unsigned rotateRight8(unsigned m, int r) {
@@ -61,14 +112,14 @@ LINESCOPE_HD constexpr unsigned rotateRight8(unsigned m, int r) {
 
 // The 8-neighbour mask (bit d set when the neighbour in direction d is foreground) from the
 // three rows around a pixel, each given as 3 bits: bit 0 = x − 1, bit 1 = x, bit 2 = x + 1.
+LINESCOPE_HD constexpr unsigned neighbourMaskOf(unsigned nb) {
+    const unsigned top = nb & 7u, mid = (nb >> 3) & 7u, bottom = (nb >> 6) & 7u;
+    return ((mid >> 2) & 1u) | (((top >> 2) & 1u) << 1) | (((top >> 1) & 1u) << 2) | ((top & 1u) << 3) |
+           ((mid & 1u) << 4) | ((bottom & 1u) << 5) | (((bottom >> 1) & 1u) << 6) | (((bottom >> 2) & 1u) << 7);
+}
 constexpr std::array<std::uint8_t, 512> makeNeighbourTable() {
     std::array<std::uint8_t, 512> t{};
-    for (unsigned i = 0; i < 512; ++i) {
-        const unsigned top = i & 7u, mid = (i >> 3) & 7u, bottom = (i >> 6) & 7u;
-        t[i] = static_cast<std::uint8_t>(((mid >> 2) & 1u) | (((top >> 2) & 1u) << 1) | (((top >> 1) & 1u) << 2) |
-                                         ((top & 1u) << 3) | ((mid & 1u) << 4) | ((bottom & 1u) << 5) |
-                                         (((bottom >> 1) & 1u) << 6) | (((bottom >> 2) & 1u) << 7));
-    }
+    for (unsigned i = 0; i < 512; ++i) t[i] = static_cast<std::uint8_t>(neighbourMaskOf(i));
     return t;
 }
 inline constexpr std::array<std::uint8_t, 512> kNeighbourTable = makeNeighbourTable();
@@ -85,20 +136,20 @@ struct Triad {
 // neighbour counter-clockwise after it (the former itself when it is the only one).
 LINESCOPE_HD constexpr int nextAfter(unsigned mask, int former) {
     const unsigned r = rotateRight8(mask, former + 1);
-    return (former + 1 + std::countr_zero(r)) & 7;
+    return (former + 1 + countTrailingZeros(r)) & 7;
 }
 
 // The former pixel of the triad whose next lies in direction `next`: the first foreground
 // neighbour clockwise before it (the next itself when it is the only one). Tracking backwards.
 LINESCOPE_HD constexpr int formerBefore(unsigned mask, int next) {
     const unsigned r = rotateRight8(mask, next);  // bit i = direction next + i; bit 0 is set
-    return (next + 31 - std::countl_zero(r)) & 7;
+    return (next + 31 - countLeadingZeros(r)) & 7;
 }
 
 // The triad whose gap holds the background neighbour in direction `zero` (mask ≠ 0).
 LINESCOPE_HD constexpr Triad triadAround(unsigned mask, int zero) {
     const unsigned r = rotateRight8(mask, zero);  // bit 0 (the zero itself) is clear
-    return {(zero + 31 - std::countl_zero(r)) & 7, (zero + std::countr_zero(r)) & 7};
+    return {(zero + 31 - countLeadingZeros(r)) & 7, (zero + countTrailingZeros(r)) & 7};
 }
 
 // The paper's labels: the four cross neighbours carry the primes 2 (W), 3 (N), 5 (E) and
@@ -161,6 +212,21 @@ inline constexpr std::array<TrackingStep, 512 * 8> kBackwardSteps = makeStepTabl
 // The direction of each cross-zero label bit.
 LINESCOPE_HD constexpr int directionOfCrossZero(unsigned bit) {
     return bit == kWestZero ? 4 : bit == kNorthZero ? 2 : bit == kEastZero ? 0 : 6;
+}
+
+// How many triads of a border pixel with neighbour mask `mask` borders follow: one per
+// group of cross zeros that share a gap (a lone pixel: one). Every triad a border visits has
+// a cross zero in its gap, so this summed over a rectangle's border pixels is exactly the
+// number of points its pieces hold: the GPU sizes each rectangle's share of the point pool
+// with it before tracking.
+LINESCOPE_HD constexpr int trackedTriads(unsigned mask) {
+    if (mask == 0) return 1;
+    int n = 0;
+    for (unsigned left = crossZerosAround(mask); left; ++n) {
+        const Triad t = triadAround(mask, directionOfCrossZero(left & (0u - left)));
+        left &= ~triadLabel(t.former, t.next);
+    }
+    return n;
 }
 
 }  // namespace linescope::contours

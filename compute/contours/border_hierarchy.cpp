@@ -1,5 +1,7 @@
 #include "compute/contours/border_hierarchy.h"
 
+#include "compute/contours/border_discovery.h"
+
 #include "compute/thread_pool.h"
 
 #include <algorithm>
@@ -44,33 +46,11 @@ Discovery discover(const TrackedBorders& t) {
     d.key.resize(n);
     for (std::size_t b = 0; b < n; ++b) {
         const BorderSummary& s = t.borders[b].summary;
-        const bool hole = s.firstWest != s.first;
-        d.hole[b] = hole;
-        d.key[b] = hole ? s.firstEast + 1 : s.first;
+        d.hole[b] = isHoleBorder(s);
+        d.key[b] = discoveryKey(s);
     }
     d.order = sortByKey(d.key);
     return d;
-}
-
-// The nearest foreground pixel left of x in row y, or −1.
-int foregroundLeftOf(const PixelBits& fg, int x, int y) {
-    const std::uint64_t* row = fg.row(y);
-    const auto bit = static_cast<unsigned>(x - 1 + 64);
-    std::size_t wi = bit >> 6;
-    std::uint64_t w = row[wi] & ((std::uint64_t{2} << (bit & 63)) - 1);  // bits at or left of x − 1
-    while (w == 0 && wi > 0) w = row[--wi];
-    if (w == 0) return -1;
-    return static_cast<int>(wi * 64 + 63 - static_cast<std::size_t>(std::countl_zero(w))) - 64;
-}
-
-// The first pixel of the foreground run that holds pixel x of row y (the frame ends every run).
-int runStartOf(const PixelBits& fg, int x, int y) {
-    const std::uint64_t* row = fg.row(y);
-    const auto bit = static_cast<unsigned>(x + 64);
-    std::size_t wi = bit >> 6;
-    std::uint64_t w = ~row[wi] & ((std::uint64_t{2} << (bit & 63)) - 1);  // background at or left of x
-    while (w == 0) w = ~row[--wi];       // word 0 is frame: all background
-    return static_cast<int>(wi * 64 + 63 - static_cast<std::size_t>(std::countl_zero(w))) - 64 + 1;
 }
 
 // "Which border holds the triad of `pixel` whose gap has this cross zero?" asked for each
@@ -162,60 +142,62 @@ void answerQueries(const TrackedBorders& t, std::vector<Query>& queries, const W
     });
 }
 
-// The parent of each border in the full tree (kNone: the frame), found in discovery order,
-// for the borders the mode needs: outer ones for external, holes for ccomp, all for tree.
-std::vector<std::uint32_t> treeParents(const TrackedBorders& t, const Discovery& d, const PixelBits& fg,
-                                       ContourMode mode, const WorkerBudget& budget) {
+// Each border's answer to its LeftQuery (kNone: it asked none), rectangle by rectangle.
+std::vector<std::uint32_t> leftNeighbours(const TrackedBorders& t, const PixelBits& fg, ContourMode mode,
+                                          const WorkerBudget& budget) {
     const std::size_t n = t.borders.size();
+    std::vector<std::uint32_t> left(n, kNone);
+    std::vector<Query> queries;
+    std::vector<std::uint32_t> queryOf(n, kNone);
+    for (std::size_t b = 0; b < n; ++b) {
+        const LeftQuery q = leftQuery(t.borders[b].summary, fg.words.data(), fg.wordsPerRow, mode);
+        if (q.pixel == kNoPixel) continue;
+        queryOf[b] = static_cast<std::uint32_t>(queries.size());
+        queries.push_back({q.pixel, q.zero});
+    }
+    if (queries.empty()) return left;
+    answerQueries(t, queries, budget);
+    for (std::size_t b = 0; b < n; ++b)
+        if (queryOf[b] != kNone) {
+            const std::uint32_t a = queries[queryOf[b]].answer;
+            left[b] = a == kNone ? kNoAnswer : a;
+        }
+    return left;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> treeParentsFromLeft(const std::vector<std::uint32_t>& order,
+                                               const std::vector<std::uint8_t>& hole,
+                                               const std::vector<std::uint32_t>& left) {
+    const std::size_t n = order.size();
     std::vector<std::uint32_t> treeParent(n, kNone);
-    if (mode != ContourMode::List) {
-        // The border met last on the left: see the header.
-        std::vector<Query> queries;
-        std::vector<std::uint32_t> queryOf(n, kNone);
-        for (std::size_t b = 0; b < n; ++b) {
-            const BorderSummary& s = t.borders[b].summary;
-            if (d.hole[b]) {
-                if (mode == ContourMode::External) continue;  // holes are not returned
-                const int y = keyY(s.firstEast);
-                queryOf[b] = static_cast<std::uint32_t>(queries.size());
-                queries.push_back({pixelKey(runStartOf(fg, keyX(s.firstEast), y), y), kWestZero});
-            } else {
-                if (mode == ContourMode::CComp) continue;  // outer borders are all on top
-                const int y = keyY(s.first);
-                const int q = foregroundLeftOf(fg, keyX(s.first), y);
-                if (q < 0) continue;  // nothing but background to the frame
-                queryOf[b] = static_cast<std::uint32_t>(queries.size());
-                queries.push_back({pixelKey(q, y), kEastZero});
-            }
-        }
-        answerQueries(t, queries, budget);
-        std::vector<std::uint32_t> rank(n);
-        for (std::size_t i = 0; i < n; ++i) rank[d.order[i]] = static_cast<std::uint32_t>(i);
-        for (std::uint32_t b : d.order) {
-            if (queryOf[b] == kNone) continue;
-            const std::uint32_t left = queries[queryOf[b]].answer;
-            if (left == kNone || rank[left] >= rank[b])
-                throw Error("contours: internal error: no earlier border found on the left of a border");
-            // Suzuki–Abe's rule: a border of the other kind is the parent; one of the same
-            // kind is a sibling, so its parent is the parent.
-            treeParent[b] = d.hole[left] != d.hole[b] ? left : treeParent[left];
-        }
+    std::vector<std::uint32_t> rank(n);
+    for (std::size_t i = 0; i < n; ++i) rank[order[i]] = static_cast<std::uint32_t>(i);
+    for (std::uint32_t b : order) {
+        const std::uint32_t l = left[b];
+        if (l == kNone) continue;  // asked nothing: a top-level border
+        if (l == kNoAnswer || l >= n || rank[l] >= rank[b])
+            throw Error("contours: internal error: no earlier border found on the left of a border");
+        // Suzuki–Abe's rule: a border of the other kind is the parent; one of the same
+        // kind is a sibling, so its parent is the parent.
+        treeParent[b] = hole[l] != hole[b] ? l : treeParent[l];
     }
     return treeParent;
 }
 
 // The borders the mode returns, listed as OpenCV lists them, with its hierarchy.
-BorderOrder listLikeOpenCV(const TrackedBorders& t, const Discovery& d, const std::vector<std::uint32_t>& treeParent,
-                           ContourMode mode) {
-    const std::size_t n = t.borders.size();
+BorderListing listLikeOpenCV(const std::vector<std::uint32_t>& order, const std::vector<std::uint8_t>& hole,
+                             const std::vector<std::uint32_t>& treeParent, ContourMode mode) {
+    const std::size_t n = order.size();
     // Which borders the mode returns, and their parents there.
     std::vector<std::uint8_t> kept(n, 1);
     std::vector<std::uint32_t> parentOf(n, kNone);
     for (std::size_t b = 0; b < n; ++b) {
         switch (mode) {
-        case ContourMode::External: kept[b] = !d.hole[b] && treeParent[b] == kNone; break;
+        case ContourMode::External: kept[b] = !hole[b] && treeParent[b] == kNone; break;
         case ContourMode::List: break;
-        case ContourMode::CComp: parentOf[b] = d.hole[b] ? treeParent[b] : kNone; break;
+        case ContourMode::CComp: parentOf[b] = hole[b] ? treeParent[b] : kNone; break;
         case ContourMode::Tree: parentOf[b] = treeParent[b]; break;
         }
     }
@@ -224,13 +206,13 @@ BorderOrder listLikeOpenCV(const TrackedBorders& t, const Discovery& d, const st
     // list (or of the top level), then the tree is listed depth first.
     std::vector<std::uint32_t> firstChild(n, kNone), nextSibling(n, kNone);
     std::uint32_t firstRoot = kNone;
-    for (std::uint32_t b : d.order) {
+    for (std::uint32_t b : order) {
         if (!kept[b]) continue;
         std::uint32_t& head = parentOf[b] == kNone ? firstRoot : firstChild[parentOf[b]];
         nextSibling[b] = head;
         head = b;
     }
-    BorderOrder out;
+    BorderListing out;
     std::vector<int> position(n, -1);
     std::vector<std::uint32_t> stack;
     for (std::uint32_t root = firstRoot; root != kNone; root = nextSibling[root]) {
@@ -248,7 +230,6 @@ BorderOrder listLikeOpenCV(const TrackedBorders& t, const Discovery& d, const st
     }
 
     const std::size_t m = out.border.size();
-    out.start.resize(m);
     out.hole.resize(m);
     out.next.assign(m, -1);
     out.previous.assign(m, -1);
@@ -256,9 +237,7 @@ BorderOrder listLikeOpenCV(const TrackedBorders& t, const Discovery& d, const st
     out.parent.assign(m, -1);
     for (std::size_t i = 0; i < m; ++i) {
         const std::uint32_t b = out.border[i];
-        const BorderSummary& s = t.borders[b].summary;
-        out.hole[i] = d.hole[b];
-        out.start[i] = d.hole[b] ? s.firstEastAt : s.firstWestAt;
+        out.hole[i] = hole[b];
         if (nextSibling[b] != kNone) {
             out.next[i] = position[nextSibling[b]];
             out.previous[static_cast<std::size_t>(position[nextSibling[b]])] = static_cast<int>(i);
@@ -269,12 +248,18 @@ BorderOrder listLikeOpenCV(const TrackedBorders& t, const Discovery& d, const st
     return out;
 }
 
-}  // namespace
-
 BorderOrder orderBorders(const TrackedBorders& t, const BinaryBitmaps& bitmaps, ContourMode mode,
                          const WorkerBudget& workers) {
     const Discovery d = discover(t);
-    return listLikeOpenCV(t, d, treeParents(t, d, bitmaps.foreground, mode, workers), mode);
+    const std::vector<std::uint32_t> left = leftNeighbours(t, bitmaps.foreground, mode, workers);
+    BorderOrder out;
+    static_cast<BorderListing&>(out) = listLikeOpenCV(d.order, d.hole, treeParentsFromLeft(d.order, d.hole, left), mode);
+    out.start.resize(out.border.size());
+    for (std::size_t i = 0; i < out.border.size(); ++i) {
+        const BorderSummary& s = t.borders[out.border[i]].summary;
+        out.start[i] = out.hole[i] ? s.firstEastAt : s.firstWestAt;
+    }
+    return out;
 }
 
 }  // namespace linescope::contours

@@ -31,14 +31,34 @@ namespace linescope::contours {
 
 // The borders that findContours returns, in its order, with OpenCV's hierarchy (indices
 // into this list, −1 for none).
-struct BorderOrder {
-    std::vector<std::uint32_t> border;  // index into TrackedBorders::borders
-    std::vector<PieceAt> start;         // where OpenCV starts it
+struct BorderListing {
+    std::vector<std::uint32_t> border;  // index into the whole borders
     std::vector<std::uint8_t> hole;
     std::vector<int> next, previous, firstChild, parent;
 };
 
+struct BorderOrder : BorderListing {
+    std::vector<PieceAt> start;  // where OpenCV starts each listed border
+};
+
 BorderOrder orderBorders(const TrackedBorders& tracked, const BinaryBitmaps& bitmaps, ContourMode mode,
                          const WorkerBudget& workers);
+
+// The two host steps after the left queries are answered, shared with the GPU backend.
+// `order` lists the borders as the raster scan finds them (by discoveryKey), `hole` flags
+// each border, and left[b] is the answer to b's LeftQuery: kNone when b asked none, and
+// kNoAnswer when no border answered it (a bug, reported as an internal error).
+inline constexpr std::uint32_t kNoAnswer = 0xFFFFFFFEu;
+
+// The parent of each border in the full tree (kNone: the frame), in discovery order by
+// Suzuki–Abe's rule: a border of the other kind on the left is the parent, one of the same
+// kind is a sibling. Throws Error when an answer is missing or not found earlier.
+std::vector<std::uint32_t> treeParentsFromLeft(const std::vector<std::uint32_t>& order,
+                                               const std::vector<std::uint8_t>& hole,
+                                               const std::vector<std::uint32_t>& left);
+
+// The borders the mode returns, listed as OpenCV lists them, with its hierarchy.
+BorderListing listLikeOpenCV(const std::vector<std::uint32_t>& order, const std::vector<std::uint8_t>& hole,
+                             const std::vector<std::uint32_t>& treeParent, ContourMode mode);
 
 }  // namespace linescope::contours

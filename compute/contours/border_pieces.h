@@ -1,6 +1,6 @@
 // The data that border tracking passes between its phases. Flat arrays of plain records
-// that refer to each other by index (no pointers, no maps), so that the CUDA kernels can
-// keep the same records in device memory.
+// that refer to each other by index (no pointers, no maps), so that the CUDA kernels keep
+// the same records in device memory (their methods are LINESCOPE_HD).
 #pragma once
 
 #include "compute/contours/border_geometry.h"
@@ -24,24 +24,24 @@ struct RectGrid {
     int cols = 0, rows = 0;
 
     RectGrid() = default;
-    RectGrid(int w, int h, int rw, int rh)
+    LINESCOPE_HD RectGrid(int w, int h, int rw, int rh)
         : width(w), height(h), rectWidth(rw), rectHeight(rh), cols((w + rw - 1) / rw), rows((h + rh - 1) / rh) {}
-    int count() const { return cols * rows; }
-    int index(int col, int row) const { return col * rows + row; }
-    int colOf(int r) const { return r / rows; }
-    int rowOf(int r) const { return r % rows; }
+    LINESCOPE_HD int count() const { return cols * rows; }
+    LINESCOPE_HD int index(int col, int row) const { return col * rows + row; }
+    LINESCOPE_HD int colOf(int r) const { return r / rows; }
+    LINESCOPE_HD int rowOf(int r) const { return r % rows; }
 };
 
 // A rectangle of pixels [x0, x1) × [y0, y1): a tracking rectangle or a group of them.
 struct PixelRect {
     int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-    bool contains(PixelKey k) const {
+    LINESCOPE_HD bool contains(PixelKey k) const {
         const int x = keyX(k), y = keyY(k);
         return x >= x0 && x < x1 && y >= y0 && y < y1;
     }
 };
 
-inline PixelRect rectBounds(const RectGrid& g, int r) {
+LINESCOPE_HD inline PixelRect rectBounds(const RectGrid& g, int r) {
     const int x0 = g.colOf(r) * g.rectWidth, y0 = g.rowOf(r) * g.rectHeight;
     return {x0, y0, x0 + g.rectWidth < g.width ? x0 + g.rectWidth : g.width,
             y0 + g.rectHeight < g.height ? y0 + g.rectHeight : g.height};
@@ -65,7 +65,7 @@ struct BorderSummary {
     PixelKey firstEast = kNoPixel;  // raster-first pixel whose triad has its east zero in the gap
     PieceAt firstEastAt;
 
-    void add(const BorderSummary& o) {
+    LINESCOPE_HD void add(const BorderSummary& o) {
         points += o.points;
         corners += o.corners;
         if (o.first < first) first = o.first;

@@ -394,9 +394,8 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
             struct Seen {
                 T v, best, other;
             };
-            auto index = [&](const Site& st) {
-                return static_cast<std::size_t>(st.t) * prm.width + st.u;
-            };
+            // Slot planes hold at most 2^31 pixels (checked by the launcher): 32-bit indices.
+            auto index = [&](const Site& st) { return static_cast<unsigned>(st.t) * static_cast<unsigned>(prm.width) + st.u; };
             forEachSite<kBatch>(
                 g, prm.laneShift, offTab, g.outBegin, g.outEnd,
                 [&](const Site& st) {
@@ -413,7 +412,7 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
                 [&](const Site& st, const Seen& s) {
                     if (!st.inside) return;
                     sum += static_cast<SumOf<T>>(s.v);
-                    const std::size_t i = index(st);
+                    const unsigned i = index(st);
                     if (first) {
                         best[i] = s.v;
                         other[i] = s.v;
@@ -426,7 +425,8 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
                         best[i] = s.v;
                         arg[i] = k;
                     }
-                    other[i] = First::apply(s.other, s.v);
+                    // Written only when it moves: after a few angles most pixels keep their extremes.
+                    if (First::apply(s.other, s.v) != s.other) other[i] = s.v;
                 });
             const SumOf<T> total = blockSum<T>(sum, sumScratch);
             if (threadIdx.x == 0)

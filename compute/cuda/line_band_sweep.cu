@@ -133,7 +133,7 @@ void checkRequest(const SweepRequest& req) {
 namespace {
 
 #ifndef LINESCOPE_SWEEP_BLOCKS_PER_SM
-#define LINESCOPE_SWEEP_BLOCKS_PER_SM 8
+#define LINESCOPE_SWEEP_BLOCKS_PER_SM 16
 #endif
 // Blocks a launch aims to give each multiprocessor (angles side by side × their items).
 constexpr long long kSweepBlocksPerSM = LINESCOPE_SWEEP_BLOCKS_PER_SM;
@@ -169,6 +169,9 @@ DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepReques
     // Enough angles side by side to give every multiprocessor several blocks, as far as
     // memory allows: each slot is a full set of accumulators.
     const std::size_t slotPixels = static_cast<std::size_t>(W) * H;
+    if (slotPixels >= (std::size_t(1) << 31))
+        throw Error("the GPU sweep takes images of fewer than 2^31 pixels (this one has " + std::to_string(slotPixels) +
+                    "): use the CPU backend");
     const std::size_t slotBytes = slotPixels * (2 * sizeof(T) + sizeof(std::uint16_t));
     std::size_t freeBytes = 0, totalBytes = 0;
     LS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
