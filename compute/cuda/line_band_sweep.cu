@@ -137,6 +137,12 @@ namespace {
 #endif
 // Blocks a launch aims to give each multiprocessor (angles side by side × their items).
 constexpr long long kSweepBlocksPerSM = LINESCOPE_SWEEP_BLOCKS_PER_SM;
+#ifndef LINESCOPE_SWEEP_MAX_SLOTS
+#define LINESCOPE_SWEEP_MAX_SLOTS 32
+#endif
+// At most this many angles side by side (each is a set of accumulators: fewer keep them in L2).
+constexpr long long kSweepMaxSlots = LINESCOPE_SWEEP_MAX_SLOTS < band::kMaxJobsPerLaunch ? LINESCOPE_SWEEP_MAX_SLOTS
+                                                                                         : band::kMaxJobsPerLaunch;
 
 // The angles of one layout (as the image, or transposed) and how they run.
 struct LayoutAngles {
@@ -182,7 +188,7 @@ DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepReques
         for (const band::Job& j : set.jobs) items += band::itemsOf(j);
         const long long perAngle = std::max<long long>(1, items / count);
         set.slots = static_cast<int>(
-            std::min<long long>(band::kMaxJobsPerLaunch, (kSweepBlocksPerSM * ctx.multiprocessors() + perAngle - 1) / perAngle));
+            std::min<long long>(kSweepMaxSlots, (kSweepBlocksPerSM * ctx.multiprocessors() + perAngle - 1) / perAngle));
         set.slots = std::clamp(set.slots, 1, count);
         while (set.slots > 1 && set.slots * slotBytes > freeBytes / 8) --set.slots;
     }
