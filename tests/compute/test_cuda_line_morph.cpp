@@ -5,6 +5,7 @@
 // machine without a usable GPU every test skips and says why.
 #include "compute/backend.h"
 #include "compute/cuda/cuda_backend.h"
+#include "compute/cuda/cuda_context.h"
 #include "compute/line_morph.h"
 #include "compute/reference/reference_line_morph.h"
 #include "compute/sweep.h"
@@ -298,6 +299,18 @@ private slots:
             sweepCase<T>(900, 300, rng(), MorphOp::Open, 3000, AngleSet{0, 7, 26}, fails);
         });
         QCOMPARE(fails.count(), 0);
+    }
+
+    // Work larger than the device is refused with a sentence that says how much was needed.
+    void refusesWorkLargerThanTheDevice() {
+        try {
+            cuda::CudaContext::get().requireDeviceMemory(std::size_t(1) << 50, "this test");
+            QFAIL("a petabyte request was accepted");
+        } catch (const Error& e) {
+            const std::string m = e.what();
+            QVERIFY2(m.find("this test needs 1073741824 MiB of GPU memory") != std::string::npos, m.c_str());
+            QVERIFY2(m.find("--backend cpu") != std::string::npos, m.c_str());
+        }
     }
 
     // The GPU never returns silent garbage: bad input is refused as on the CPU.
