@@ -119,12 +119,15 @@ CudaContext::CudaContext() {
     LS_CUDA_CHECK(cudaSetDevice(0));
     LS_CUDA_CHECK(cudaGetDeviceProperties(&props_, 0));
     LS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    for (auto& e : stagingDone_) LS_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
 }
 
 CudaContext::~CudaContext() {
     // At process exit the driver may already be shutting down: release quietly.
     for (auto& b : buffers_) b.release();
     staging_.release();
+    for (auto& e : stagingDone_)
+        if (e) (void)cudaEventDestroy(e);
     if (stream_) (void)cudaStreamDestroy(stream_);
 }
 
@@ -147,9 +150,7 @@ void CudaContext::upload(const void* host, std::ptrdiff_t hostStrideBytes, void*
     const std::size_t half = static_cast<std::size_t>(rowsPerChunk) * rowBytes;
     auto* staging = static_cast<unsigned char*>(staging_.reserve(2 * half));
     // Two halves: the CPU fills one while the copy engine drains the other.
-    cudaEvent_t drained[2];
-    LS_CUDA_CHECK(cudaEventCreateWithFlags(&drained[0], cudaEventDisableTiming));
-    LS_CUDA_CHECK(cudaEventCreateWithFlags(&drained[1], cudaEventDisableTiming));
+    cudaEvent_t* drained = stagingDone_;
     int chunk = 0;
     for (int y = 0; y < rows; y += rowsPerChunk, ++chunk) {
         const int n = std::min(rowsPerChunk, rows - y);
@@ -166,8 +167,6 @@ void CudaContext::upload(const void* host, std::ptrdiff_t hostStrideBytes, void*
     }
     // The staging area must not be refilled by a later call before these copies ran.
     LS_CUDA_CHECK(cudaEventSynchronize(drained[(chunk - 1) & 1]));
-    (void)cudaEventDestroy(drained[0]);
-    (void)cudaEventDestroy(drained[1]);
 }
 
 void CudaContext::download(const void* device, std::size_t pitch, void* host, std::ptrdiff_t hostStrideBytes,
@@ -176,9 +175,7 @@ void CudaContext::download(const void* device, std::size_t pitch, void* host, st
     const int rowsPerChunk = static_cast<int>(std::max<std::size_t>(1, kStagingChunk / rowBytes));
     const std::size_t half = static_cast<std::size_t>(rowsPerChunk) * rowBytes;
     auto* staging = static_cast<unsigned char*>(staging_.reserve(2 * half));
-    cudaEvent_t landed[2];
-    LS_CUDA_CHECK(cudaEventCreateWithFlags(&landed[0], cudaEventDisableTiming));
-    LS_CUDA_CHECK(cudaEventCreateWithFlags(&landed[1], cudaEventDisableTiming));
+    cudaEvent_t* landed = stagingDone_;
     const int chunks = (rows + rowsPerChunk - 1) / rowsPerChunk;
     auto issue = [&](int chunk) {
         const int y = chunk * rowsPerChunk;
@@ -200,8 +197,6 @@ void CudaContext::download(const void* device, std::size_t pitch, void* host, st
             std::memcpy(static_cast<unsigned char*>(host) + static_cast<std::ptrdiff_t>(y + r) * hostStrideBytes,
                         buf + static_cast<std::size_t>(r) * rowBytes, rowBytes);
     }
-    (void)cudaEventDestroy(landed[0]);
-    (void)cudaEventDestroy(landed[1]);
 }
 
 void CudaContext::synchronize() { LS_CUDA_CHECK(cudaStreamSynchronize(stream_)); }

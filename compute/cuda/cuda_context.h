@@ -79,6 +79,7 @@ private:
     cudaDeviceProp props_{};
     DeviceBuffer buffers_[static_cast<int>(BufferSlot::Count)];
     PinnedBuffer staging_;
+    cudaEvent_t stagingDone_[2] = {};  // one per half of the staging area, created once
 };
 
 }  // namespace linescope::cuda
