@@ -48,7 +48,8 @@ constexpr const char* kHelp =
     "                     float32 scaled min → 0, max → 255) instead of over nothing\n"
     "  --timings          print the phase timings on stderr\n"
     "  --algorithm A      engine (default) or opencv: OpenCV's own findContours, to compare\n"
-    "  --backend B        cpu or auto (GPU contours are not available in this build)\n"
+    "  --backend B        cpu, cuda or auto (default auto: CUDA when available, else the\n"
+    "                     CPU); both give the same contours\n"
     "  --threads N        CPU worker threads (default 0 = one per core)\n";
 
 struct Traced {
@@ -56,9 +57,9 @@ struct Traced {
     ContourTimings timings;  // only total for OpenCV
 };
 
-Traced traceWithEngine(const cv::Mat& binary, ContourMode mode, ContourApprox approx, int threads) {
+Traced traceWithEngine(const cv::Mat& binary, ContourMode mode, ContourApprox approx, Backend backend, int threads) {
     EngineOptions options;
-    options.backend = Backend::Cpu;
+    options.backend = backend;
     options.threads = threads;
     Traced t;
     t.contours = findContours(io::viewOf<std::uint8_t>(binary), mode, approx, options, &t.timings);
@@ -242,11 +243,10 @@ int runContours(const ArgList& argList) {
     if (algorithm != "engine" && algorithm != "opencv")
         throw UsageError("--algorithm must be engine or opencv, got '" + algorithm + "'");
     const int threads = static_cast<int>(parseInteger(args.valueOr("--threads", "0"), "--threads", 0, 4096));
-    const std::string backend = args.valueOr("--backend", "auto");
-    if (backend == "cuda")
-        throw std::runtime_error("GPU contours are not available in this build (use --backend cpu)");
-    if (backend != "cpu" && backend != "auto")
-        throw UsageError("--backend must be cpu, cuda or auto, got '" + backend + "'");
+    const std::string backendText = args.valueOr("--backend", "auto");
+    if (backendText != "cpu" && backendText != "cuda" && backendText != "auto")
+        throw UsageError("--backend must be cpu, cuda or auto, got '" + backendText + "'");
+
     const bool otsu = args.has("--otsu");
     const auto thresholdText = args.value("--threshold");
     if (otsu == thresholdText.has_value()) throw UsageError("'contours' needs exactly one of --threshold T and --otsu");
@@ -278,14 +278,17 @@ int runContours(const ArgList& argList) {
         thresholdJson = io::jsonNumber(threshold);
     }
 
-    const Traced t = algorithm == "engine" ? traceWithEngine(binary, mode, approx, threads)
+    // Auto falls back to the CPU quietly (the contours are the same); an explicit cuda
+    // without a usable GPU throws "the CUDA backend is not available: ...".
+    const Backend backend = algorithm == "engine" ? resolveBackend(parseBackend(backendText)) : Backend::Cpu;
+    const Traced t = algorithm == "engine" ? traceWithEngine(binary, mode, approx, backend, threads)
                                            : traceWithOpenCV(binary, mode, approx);
     if (args.has("--timings")) {
         const ContourTimings& ms = t.timings;
         if (algorithm == "engine")
-            notice("contours in " + millis(ms.total) + " ms: preprocess " + millis(ms.preprocess) + ", track " +
-                   millis(ms.track) + ", connect " + millis(ms.connect) + ", hierarchy " + millis(ms.hierarchy) +
-                   ", download " + millis(ms.download));
+            notice("contours in " + millis(ms.total) + " ms (" + backendName(backend) + "): preprocess " +
+                   millis(ms.preprocess) + ", track " + millis(ms.track) + ", connect " + millis(ms.connect) +
+                   ", hierarchy " + millis(ms.hierarchy) + ", download " + millis(ms.download));
         else
             notice("OpenCV's findContours in " + millis(ms.total) + " ms");
     }

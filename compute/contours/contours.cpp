@@ -6,6 +6,10 @@
 #include "compute/contours/contour_output.h"
 #include "compute/contours/track_rectangles.h"
 
+#if LINESCOPE_HAVE_CUDA
+#include "compute/cuda/cuda_backend.h"
+#endif
+
 #include <chrono>
 
 namespace linescope {
@@ -61,9 +65,12 @@ struct ContourFinder::Workspace {
 ContourFinder::ContourFinder(const EngineOptions& options, const ContourTuning& tuning)
     : options_(options), tuning_(tuning), workspace_(std::make_unique<Workspace>()) {
     if (tuning.rectWidth < 1 || tuning.rectHeight < 1) throw Error("contour rectangles must be at least 1x1 pixels");
-    // Contours have no CUDA backend yet: Auto takes the CPU even where CUDA runs the rest.
-    if (options.backend == Backend::Cuda) throw Error("contours have no CUDA backend yet (use the CPU backend)");
-    options_.backend = Backend::Cpu;
+    options_.backend = resolveBackend(options.backend);  // throws when CUDA is asked for and missing
+    if (options_.backend == Backend::Cuda && (tuning.gpuRectWidth < 1 || tuning.gpuRectWidth > kMaxGpuRectWidth ||
+                                              tuning.gpuRectHeight < 1 || tuning.gpuRectHeight > kMaxGpuRectHeight))
+        throw Error("GPU contour rectangles must be 1 to " + std::to_string(kMaxGpuRectWidth) + " pixels across and 1 to " +
+                    std::to_string(kMaxGpuRectHeight) + " down, got " + std::to_string(tuning.gpuRectWidth) + "x" +
+                    std::to_string(tuning.gpuRectHeight));
 }
 
 ContourFinder::~ContourFinder() = default;
@@ -77,6 +84,12 @@ void ContourFinder::find(ImageView<const std::uint8_t> binary, ContourMode mode,
     if (binary.width > kMaxSide || binary.height > kMaxSide)
         throw Error("contours need an image of at most 65535 pixels a side, got " + std::to_string(binary.width) + "x" +
                     std::to_string(binary.height));
+#if LINESCOPE_HAVE_CUDA
+    if (options_.backend == Backend::Cuda) {
+        cuda::findContours(binary, mode, approx, tuning_, out, timings);
+        return;
+    }
+#endif
     const long long rects = ((binary.width + tuning_.rectWidth - 1LL) / tuning_.rectWidth) *
                             ((binary.height + tuning_.rectHeight - 1LL) / tuning_.rectHeight);
     if (rects > (1LL << 30))  // rectangles are counted in int

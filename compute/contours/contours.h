@@ -3,9 +3,11 @@
 // them (the same points from the same start in the same direction, the same list order and
 // hierarchy) for its four retrieval modes and CHAIN_APPROX_NONE / _SIMPLE.
 //
-// The CPU backend is the parallel border tracking of Garcia-Molla et al. (2022) on worker
-// threads: the image is cut into rectangles, each rectangle's borders are followed on their
-// own, and the pieces are joined by vertical then horizontal merge sweeps.
+// Both backends are the parallel border tracking of Garcia-Molla et al. (2022): the image is
+// cut into rectangles and each rectangle's borders are followed on their own. The CPU
+// (worker threads) joins the pieces by vertical then horizontal merge sweeps; the GPU (one
+// thread per rectangle, compute/cuda/contours_*) links them all at once by sorting the
+// moves that cross rectangles and finds each border by pointer jumping.
 #pragma once
 
 #include "compute/backend.h"
@@ -58,15 +60,20 @@ struct Contours {
     const ContourPoint* begin(std::size_t i) const { return points.data() + offsets[i]; }
 };
 
-// Milliseconds spent in each phase of the last call.
+// Milliseconds spent in each phase of the last call (on the GPU: CUDA events).
 struct ContourTimings {
-    double preprocess = 0;  // foreground and border-pixel bitmaps
+    double preprocess = 0;  // foreground and border-pixel bitmaps (GPU: and the upload of a host image)
     double track = 0;       // border tracking inside each rectangle
-    double connect = 0;     // merge sweeps joining the borders that cross rectangles
-    double hierarchy = 0;   // start points, holes, parents and OpenCV's order
-    double download = 0;    // writing the contours into the output arrays
+    double connect = 0;     // joining the borders that cross rectangles
+    double hierarchy = 0;   // start points, holes, parents and OpenCV's order (GPU: and the points in place)
+    double download = 0;    // CPU: writing the output arrays; GPU: copying the points to the host
     double total = 0;
 };
+
+// The largest GPU tracking rectangle: a row of it and a pixel either side fill one 64-bit
+// word, and the rows and labels of 32 threads fit a block's shared memory.
+inline constexpr int kMaxGpuRectWidth = 62;
+inline constexpr int kMaxGpuRectHeight = 64;
 
 // Knobs of the rectangle tracking; every value gives the same contours.
 struct ContourTuning {
@@ -77,6 +84,10 @@ struct ContourTuning {
     std::size_t pixelsPerWorker = std::size_t{1} << 20;  // preprocessing and scanning
     std::size_t pointsPerWorker = std::size_t{1} << 16;  // following and writing border points
     std::size_t recordsPerWorker = std::size_t{1} << 13;  // pieces, chains and borders
+    // The GPU's rectangles, one tracking thread each with the rectangle's pixels and labels
+    // in shared memory: 1 to kMaxGpuRectWidth pixels across and 1 to kMaxGpuRectHeight down.
+    int gpuRectWidth = 32;
+    int gpuRectHeight = 32;
 };
 
 // Finds contours again and again with the same working memory: its buffers grow to the
@@ -90,7 +101,9 @@ public:
     ContourFinder& operator=(ContourFinder&&) noexcept;
 
     // The contours of a binary image (non-zero = foreground) into `out`, whose arrays are
-    // reused. Throws Error on an empty image, a side over 65535 pixels or an unavailable backend.
+    // reused. Throws Error on an empty image or a side over 65535 pixels. The constructor
+    // resolves the backend (Auto: CUDA when usable) and throws when CUDA is asked for and
+    // not usable, or the rectangles are bad.
     void find(ImageView<const std::uint8_t> binary, ContourMode mode, ContourApprox approx, Contours& out,
               ContourTimings* timings = nullptr);
 

@@ -1,10 +1,12 @@
 // The CUDA backend as the engine's dispatchers see it: plain C++ over host images, so that
-// line_morph.cpp, sweep.cpp and classic_morph.cpp need no CUDA headers. Implemented in the
-// .cu files beside this one; declared only when the build has CUDA (LINESCOPE_HAVE_CUDA).
+// line_morph.cpp, sweep.cpp, classic_morph.cpp and contours.cpp need no CUDA headers.
+// Implemented in the .cu files beside this one; declared only when the build has CUDA
+// (LINESCOPE_HAVE_CUDA).
 #pragma once
 
 #include "compute/backend.h"
 #include "compute/classic_morph.h"
+#include "compute/contours/contours.h"
 #include "compute/image.h"
 #include "compute/line_geometry.h"
 #include "compute/line_morph.h"
@@ -30,5 +32,10 @@ SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req);
 
 template <class T>
 void classicMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const ClassicSE& se);
+
+// The contours of a host image (upload, findContoursDevice in contours_device.h); the
+// upload counts as preprocessing. Identical to the CPU backend's.
+void findContours(ImageView<const std::uint8_t> binary, ContourMode mode, ContourApprox approx,
+                  const ContourTuning& tuning, Contours& out, ContourTimings* timings);
 
 }  // namespace linescope::cuda

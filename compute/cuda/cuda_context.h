@@ -28,6 +28,12 @@ enum class BufferSlot {
     SweepArg,
     SweepStrength,
     Scratch,       // kernel working memory in device memory (long segments, FIFO spills)
+    ContourBits,   // contours (contours_pipeline.h): counters and the foreground bitmap
+    ContourTrack,  // the point pool, the pieces, the open pieces' entries
+    ContourConnect,  // pointer jumping and the whole borders
+    ContourBorders,  // the hierarchy's per-border arrays and corner ranks
+    ContourOutput,   // the listed points, before the download
+    ContourSort,     // CUB's temporary storage for the contours' sorts and scans
     Count
 };
 

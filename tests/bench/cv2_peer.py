@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """OpenCV peer of linescope-gpu-bench: cv2.morphologyEx openings with the digital segment as
-a 2-D kernel, with all of OpenCV's threads and with one (cv2.setNumThreads), timed with
-time.perf_counter (median of a few runs after one warm-up).
+a 2-D kernel, and cv2.findContours, with all of OpenCV's threads and with one
+(cv2.setNumThreads), timed with time.perf_counter (median of a few runs after one warm-up).
 
   cv2_peer.py [--out DIR] [--inputs DIR] [--quick] [--mask-style path|round] [--budget S]
+              [--only morph,contours]
   cv2_peer.py --combine GPU_SUMMARY.csv CV2.csv [--out FILE]
 
 Workloads (keys shared with gpu-bench-summary.csv):
@@ -13,6 +14,10 @@ Workloads (keys shared with gpu-bench-summary.csv):
   open-4096-30-L      one opening of 4096x4096 at 30 deg, lambda = 11, 41, 251, 501
   sweep-3840x2160-41  as sweep-640-41 at 3840x2160; when the estimate exceeds --budget seconds,
                       every n-th angle is timed and the time scaled to 180 angles (said so)
+  contours-WxH-N      cv2.findContours(RETR_TREE, CHAIN_APPROX_NONE) on each binary image the
+                      GPU bench's contours section dumped (DIR/contours-WxH-N.bits: N borders
+                      asked for, packed bits, little bit order); findContours itself runs on one
+                      thread whatever setNumThreads says, both settings are timed all the same
 
 Inputs: DIR/input-WxH.u8 written by `linescope-gpu-bench --dump-inputs DIR` (the same pixels
 as the GPU bench); without them, a seeded image of the same kind (noise, lines, rectangles).
@@ -26,6 +31,7 @@ import argparse
 import csv
 import math
 import os
+import re
 import statistics
 import sys
 import time
@@ -181,7 +187,7 @@ def main_bench(args):
     modes = [("all (%d)" % default_threads, default_threads), ("1", 1)]
     repeats = 2 if args.quick else 3
     budget = args.budget if args.budget else (8.0 if args.quick else 20.0)
-    header = ["# OpenCV peer (cv2.morphologyEx)", "",
+    header = ["# OpenCV peer (cv2.morphologyEx, cv2.findContours)", "",
               "- OpenCV %s, NumPy %s, Python %s; %d CPUs; OpenCV default threads: %d" % (
                   cv2.__version__, np.__version__, sys.version.split()[0], os.cpu_count() or 0, default_threads),
               "- kernel: the segment, mask style '%s'; time.perf_counter, 1 warm-up + median of up to %d runs"
@@ -201,6 +207,54 @@ def main_bench(args):
         fn()
         return (time.perf_counter() - t0) * 1e3
 
+    if "morph" in args.only:
+        morph_workloads(np, cv2, args, log, add, probe, modes, repeats, budget)
+    if "contours" in args.only:
+        contour_workloads(np, cv2, args, log, add, probe, modes, repeats)
+    cv2.setNumThreads(default_threads)
+
+    print("\n" + write_outputs(args.out, header, rows, modes, log), flush=True)
+    return 0
+
+
+def contour_inputs(inputs):
+    """(width, height, borders, path) of each dumped contours image, smallest first."""
+    found = []
+    if not inputs or not os.path.isdir(inputs):
+        return found
+    for name in os.listdir(inputs):
+        m = re.fullmatch(r"contours-(\d+)x(\d+)-(\d+)\.bits", name)
+        if m:
+            found.append((int(m.group(1)), int(m.group(2)), int(m.group(3)), os.path.join(inputs, name)))
+    return sorted(found, key=lambda f: (f[0] * f[1], f[2]))
+
+
+def contour_workloads(np, cv2, args, log, add, probe, modes, repeats):
+    """cv2.findContours on the GPU bench's contours images, within a time budget."""
+    images = contour_inputs(args.inputs)
+    if not images:
+        log.append("contours: no contours-WxH-N.bits in %s (run linescope-gpu-bench --dump-inputs with the "
+                   "contours section): skipped" % args.inputs)
+        return
+    budget = args.contours_budget if args.contours_budget else (10.0 if args.quick else 40.0)
+    per_image = budget / len(images) / len(modes)
+    for w, h, n, path in images:
+        packed = np.fromfile(path, dtype=np.uint8)
+        if packed.size * 8 < w * h:
+            log.append("%s has %d bytes, too few for %dx%d: skipped" % (path, packed.size, w, h))
+            continue
+        img = np.ascontiguousarray(np.unpackbits(packed, count=w * h, bitorder="little").reshape(h, w))
+        run = lambda: cv2.findContours(img, cv2.RETR_TREE, cv2.CHAIN_APPROX_NONE)
+        found = len(run()[0])
+        for label, threads in modes:
+            cv2.setNumThreads(threads)
+            one = probe(run)
+            add("contours-%dx%d-%d" % (w, h, n), "findContours %dx%d, %d contours (RETR_TREE, CHAIN_APPROX_NONE)"
+                % (w, h, found), label, timed(run, repeats_for(one, max(repeats, 7), per_image), warmup=0))
+
+
+def morph_workloads(np, cv2, args, log, add, probe, modes, repeats, budget):
+    """The openings and sweeps."""
     # The 640x640 sweep.
     src640, origin = load_or_make(np, cv2, args.inputs, 640, 640, log)
     log.append("640x640: " + origin)
@@ -249,10 +303,6 @@ def main_bench(args):
             add("sweep-3840x2160-41", "sweep 3840x2160, 180 angles, open lambda=41, numpy fold", label,
                 (med * scale, lo * scale, hi * scale, cnt),
                 "extrapolated: %d of 180 angles (one in %d) timed once, x%.1f" % (len(subset), step, scale))
-    cv2.setNumThreads(default_threads)
-
-    print("\n" + write_outputs(args.out, header, rows, modes, log), flush=True)
-    return 0
 
 
 def write_outputs(out, header, rows, modes, log):
@@ -355,8 +405,13 @@ def main():
     p.add_argument("--quick", action="store_true", help="fewer repeats, a smaller time budget")
     p.add_argument("--mask-style", choices=["path", "round"], default="path")
     p.add_argument("--budget", type=float, default=None, help="seconds for the 3840x2160 sweep per thread setting")
+    p.add_argument("--contours-budget", type=float, default=None, help="seconds for all contours workloads")
+    p.add_argument("--only", default="morph,contours", help="comma-separated: morph, contours")
     p.add_argument("--combine", nargs=2, metavar=("GPU_SUMMARY_CSV", "CV2_CSV"))
     args = p.parse_args()
+    args.only = set(x.strip() for x in args.only.split(",") if x.strip())
+    if not args.only <= {"morph", "contours"}:
+        p.error("--only takes morph and/or contours")
     if args.combine:
         return main_combine(args)
     if args.out is None:

@@ -6,7 +6,8 @@
 //
 //   linescope-gpu-bench [--out DIR] [--quick] [--reps N] [--warmup N] [--mask-style path|round]
 //                       [--only SECTION,...] [--no-check] [--dump-inputs DIR]
-//   sections: sweep640 open4096 sweep4k angles lengths paper host npp (the copy floor always runs)
+//   sections: sweep640 open4096 sweep4k angles lengths paper contours host npp (the copy floor
+//   always runs)
 //
 // Device timings: CUDA events around each run on the engine's stream, warm-up runs first,
 // the median of N; inputs (and outputs of single openings) rotate among enough copies to
@@ -14,12 +15,14 @@
 // Inputs: fixed-seed 8-bit images with noise, lines and rectangles (never zeros).
 // Checks: every timed engine opening is compared with the CPU backend, twice, with the output
 // poisoned to 0x00 and to 0xFF first; every timed sweep's sup, inf, strength, arg and
-// spectrum with the CPU backend's sweep. The exit status is 1 when a check fails.
+// spectrum with the CPU backend's sweep; every timed contour image's contours with the CPU
+// backend's (tree, none). The exit status is 1 when a check fails.
 #include "compute/backend.h"
 #include "compute/cuda/device_image.h"
 #include "compute/image.h"
 #include "compute/line_morph.h"
 #include "compute/sweep.h"
+#include "tests/bench/gpu_bench_contours.h"
 #include "tests/bench/gpu_bench_engine.h"
 #include "tests/bench/gpu_bench_kernels.h"
 #include "tests/bench/gpu_bench_support.h"
@@ -74,14 +77,14 @@ struct Options {
     std::string dumpInputs;
 };
 
-const std::vector<std::string> kSections = {"sweep640", "open4096", "sweep4k", "angles", "lengths",
-                                            "paper",    "host",     "npp"};
+const std::vector<std::string> kSections = {"sweep640", "open4096", "sweep4k",  "angles", "lengths",
+                                            "paper",    "contours", "host",     "npp"};
 
 [[noreturn]] void usage(const std::string& error) {
     std::cerr << "linescope-gpu-bench: " << error << "\n"
               << "usage: linescope-gpu-bench [--out DIR] [--quick] [--reps N] [--warmup N]\n"
               << "         [--mask-style path|round] [--only SECTION,...] [--no-check] [--dump-inputs DIR]\n"
-              << "sections: sweep640 open4096 sweep4k angles lengths paper host npp\n";
+              << "sections: sweep640 open4096 sweep4k angles lengths paper contours host npp\n";
     std::exit(2);
 }
 
@@ -669,6 +672,96 @@ void sectionPaper(Bench& b) {
     addRows(b, rs);
 }
 
+// The GPU contours, device-resident (findContoursDevice), with the download of the contour
+// arrays: the paper's three sizes with 1 … 10 000 borders, and 16384×16384.
+void sectionContours(Bench& b) {
+    b.emit("## Contours (device-resident, RETR_TREE + CHAIN_APPROX_NONE, including the download of the contour arrays)\n\n"
+           "Images: discs on a jittered grid, a third with a hole, some holes with an island (fixed seed). Time: host "
+           "clock around linescope::cuda::findContoursDevice, which returns the contours in host memory; the phases are "
+           "the engine's CUDA events (medians). GPU rectangles 32×32 unless said. Checked against the CPU engine.\n\n");
+    std::vector<ContourWorkload> workloads;
+    const std::vector<int> counts = b.opt.quick ? std::vector<int>{1, 400, 10000} : std::vector<int>{1, 10, 100, 400, 1000, 10000};
+    for (auto [w, h] : {std::pair{1232, 1028}, std::pair{2464, 2056}, std::pair{4928, 4112}})
+        for (int n : counts) workloads.push_back({w, h, n});
+    if (!b.opt.quick) {
+        workloads.push_back({16384, 16384, 400});
+        workloads.push_back({16384, 16384, 100000});
+    }
+    const int reps = b.opt.reps;
+    Table t;
+    t.header = {"workload", "contours", "points", "median ms", "min–max ms", "preprocess", "track", "connect",
+                "hierarchy", "download", "check"};
+    std::vector<Row> rs;
+    auto add = [&](const ContourRun& run, const std::string& rects) {
+        Row r;
+        r.section = "contours";
+        r.key = run.key + (rects == "32×32" ? "" : "-" + rects);
+        r.workload = run.workload;
+        r.impl = "engine (device)";
+        r.algorithm = rects + " rectangles";
+        r.width = run.width;
+        r.height = run.height;
+        r.st = run.wall;
+        r.floorBytes = static_cast<double>(run.width) * run.height + 8.0 * static_cast<double>(run.points);
+        r.check = run.check;
+        r.note = "phases ms: preprocess " + fmtMs(run.phases.preprocess) + ", track " + fmtMs(run.phases.track) +
+                 ", connect " + fmtMs(run.phases.connect) + ", hierarchy " + fmtMs(run.phases.hierarchy) + ", download " +
+                 fmtMs(run.phases.download);
+        if (!run.check.empty()) b.check(run.workload + " [" + rects + "] vs CPU engine", run.checkDetail, run.check == "= CPU");
+        rs.push_back(r);
+    };
+    for (const ContourWorkload& w : workloads) {
+        int made = 0;
+        const std::vector<U8> pixels = contourImage(w, &made);
+        if (!b.opt.dumpInputs.empty()) dumpContourImage(b.opt.dumpInputs, w, pixels);
+        const ContourRun run = runContourWorkload(w, pixels, made, linescope::ContourTuning{}, b.opt.warmup, reps,
+                                                  b.rotations(w.width, w.height, 1), b.opt.check);
+        add(run, "32×32");
+        t.rows.push_back({run.workload, std::to_string(run.contours), std::to_string(run.points), fmtMs(run.wall.medianMs),
+                          fmtMs(run.wall.minMs) + "–" + fmtMs(run.wall.maxMs), fmtMs(run.phases.preprocess),
+                          fmtMs(run.phases.track), fmtMs(run.phases.connect), fmtMs(run.phases.hierarchy),
+                          fmtMs(run.phases.download), run.check});
+        const bool headline = w.width == 4928 && w.borders == 400;
+        b.entry(run.key, "findContours " + sizeText(w.width, w.height) + ", " + std::to_string(made) + " borders (tree, none)",
+                headline ? "≤ 1 ms (design §3); OpenCV 5.0 1 thread 14.6 ms; Garcia-Molla et al. 3.65 ms (RTX 5000)" : "")
+            .engineMs = run.wall.medianMs;
+    }
+    b.emit(t.render() + "\n");
+
+    // The headline image with other rectangles, and through the host API (upload included).
+    const ContourWorkload headline{4928, 4112, 400};
+    int made = 0;
+    const std::vector<U8> pixels = contourImage(headline, &made);
+    Table rt;
+    rt.header = {"GPU rectangles", "median ms", "min–max ms", "track", "connect", "check"};
+    for (auto [rw, rh] : {std::pair{16, 16}, std::pair{32, 16}, std::pair{32, 32}, std::pair{62, 32}, std::pair{62, 64}}) {
+        linescope::ContourTuning tuning;
+        tuning.gpuRectWidth = rw;
+        tuning.gpuRectHeight = rh;
+        const ContourRun run = runContourWorkload(headline, pixels, made, tuning, b.opt.warmup, reps,
+                                                  b.rotations(headline.width, headline.height, 1), b.opt.check);
+        const std::string rects = std::to_string(rw) + "×" + std::to_string(rh);
+        if (rects != "32×32") add(run, rects);
+        rt.rows.push_back({rects, fmtMs(run.wall.medianMs), fmtMs(run.wall.minMs) + "–" + fmtMs(run.wall.maxMs),
+                           fmtMs(run.phases.track), fmtMs(run.phases.connect), run.check});
+    }
+    b.emit("The " + sizeText(headline.width, headline.height) + " image with " + std::to_string(made) +
+           " borders and other rectangle sizes:\n\n" + rt.render() + "\n");
+    std::string why;
+    if (linescope::backendAvailable(Backend::Cuda, &why)) {
+        EngineOptions cuda;
+        cuda.backend = Backend::Cuda;
+        const Stats e2e = timeHost(b.opt.warmup, b.opt.hostReps, [&](int) {
+            (void)linescope::findContours({pixels.data(), headline.width, headline.height}, linescope::ContourMode::Tree,
+                                          linescope::ContourApprox::None, cuda);
+        });
+        b.entry("contours-4928x4112-400", "").e2eMs = e2e.medianMs;
+        b.emit("Through the host API (linescope::findContours with the CUDA backend: upload, contours, download): " +
+               fmtMs(e2e.medianMs) + " ms (median of " + std::to_string(e2e.reps) + ").\n\n");
+    }
+    addRows(b, rs);
+}
+
 void sectionHost(Bench& b) {
     b.emit("## End to end through the host API (upload + compute + download, wall clock)\n\n");
     std::string why;
@@ -993,6 +1086,7 @@ int main(int argc, char** argv) {
         runSection(b, "lengths", [&] { sectionLengths(b, openings()); });
         set4096 = OpeningSet{};  // give the memory back before the peers
         runSection(b, "paper", [&] { sectionPaper(b); });
+        runSection(b, "contours", [&] { sectionContours(b); });
         runSection(b, "host", [&] { sectionHost(b); });
         runSection(b, "npp", [&] { sectionNpp(b); });
         if (!b.opt.dumpInputs.empty())  // the cv2 peer reads these three whatever sections ran

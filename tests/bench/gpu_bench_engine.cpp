@@ -1,5 +1,6 @@
 #include "tests/bench/gpu_bench_engine.h"
 
+#include "compute/cuda/contours_device.h"
 #include "compute/cuda/cuda_backend.h"
 #include "compute/cuda/cuda_context.h"
 #include "compute/cuda/cuda_line_api.h"
@@ -45,6 +46,11 @@ void engineMorph(linescope::MorphOp op, const DeviceImage<std::uint8_t>& src, De
     linescope::cuda::lineMorphDevice<std::uint8_t>(op, viewOf(src), mutableViewOf(dst),
                                                    linescope::lineFamily(angle, src.width(), src.height()),
                                                    linescope::segmentOf(length), algorithm, CudaContext::get());
+}
+
+void engineContours(const DeviceImage<std::uint8_t>& src, linescope::ContourMode mode, linescope::ContourApprox approx,
+                    const linescope::ContourTuning& tuning, linescope::Contours& out, linescope::ContourTimings* timings) {
+    linescope::cuda::findContoursDevice(viewOf(src), mode, approx, tuning, out, timings, CudaContext::get());
 }
 
 struct EngineSweep::Impl {

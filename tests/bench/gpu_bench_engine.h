@@ -4,6 +4,7 @@
 #pragma once
 
 #include "compute/backend.h"
+#include "compute/contours/contours.h"
 #include "compute/line_morph.h"
 #include "compute/sweep.h"
 #include "tests/bench/gpu_bench_support.h"
@@ -31,6 +32,11 @@ std::unique_lock<std::mutex> lockEngine();
 // dst = op(src) by the segment of `length` pixels at `angle` degrees, on engineStream().
 void engineMorph(linescope::MorphOp op, const DeviceImage<std::uint8_t>& src, DeviceImage<std::uint8_t>& dst,
                  double angle, int length, linescope::LineAlgorithm algorithm);
+
+// The contours of `src` (non-zero = foreground) into `out`, downloaded: synchronous, so it
+// is timed on the host clock; `timings` gets the engine's phases (CUDA events).
+void engineContours(const DeviceImage<std::uint8_t>& src, linescope::ContourMode mode, linescope::ContourApprox approx,
+                    const linescope::ContourTuning& tuning, linescope::Contours& out, linescope::ContourTimings* timings);
 
 // A sweep's results copied to the host (packed), for checks.
 struct SweepOnHost {

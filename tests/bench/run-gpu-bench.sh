@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU benchmark in one command, on the GPU machine, from the repository root:
 #   tests/bench/run-gpu-bench.sh [--quick] [more linescope-gpu-bench arguments]
+#   PEER_ONLY=contours tests/bench/run-gpu-bench.sh --only contours   # the contours alone
 # Builds linescope-gpu-bench in an engine-only configuration (no Qt, no OpenCV), runs it
 # (engine, NPP, copy floor), then the OpenCV peer (cv2_peer.py), and ends with the combined
 # table. Everything lands in $OUT (default ./bench-out): gpu-bench.{md,csv}, gpu-bench-summary.csv,
@@ -11,6 +12,7 @@ OUT=${OUT:-./bench-out}
 mkdir -p "$OUT"
 BUILD=${BUILD:-/tmp/gb}
 INPUTS=${INPUTS:-/tmp/gb-inputs}
+PEER_ONLY=${PEER_ONLY:-morph,contours}  # cv2_peer.py --only
 QUICK=()
 for a in "$@"; do [ "$a" = "--quick" ] && QUICK=(--quick); done
 start=$(date +%s)
@@ -33,7 +35,8 @@ if ! { timeout 150 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -D
 else
   echo "built in $(( $(date +%s) - start )) s"
   echo "== linescope-gpu-bench $*"
-  # The bench's stdout is its tables; its inputs go to $INPUTS (outside $OUT: 25 MB) for cv2.
+  # The bench's stdout is its tables; its inputs go to $INPUTS (outside $OUT: about 100 MB
+  # with the contours images) for cv2.
   timeout 180 "$BUILD/tests/bench/linescope-gpu-bench" --out "$OUT" --dump-inputs "$INPUTS" "$@" 2>&1 |
     tee "$OUT/gpu-bench.log"
   bench_status=${PIPESTATUS[0]}
@@ -42,7 +45,8 @@ fi
 
 echo "== OpenCV peer"
 if python3 -c "import cv2, numpy" 2>/dev/null; then
-  timeout 120 python3 tests/bench/cv2_peer.py --out "$OUT" --inputs "$INPUTS" "${QUICK[@]}" 2>&1 | tee "$OUT/cv2-peer.log"
+  timeout 180 python3 tests/bench/cv2_peer.py --out "$OUT" --inputs "$INPUTS" --only "$PEER_ONLY" "${QUICK[@]}" 2>&1 |
+    tee "$OUT/cv2-peer.log"
 else
   echo "cv2/numpy not importable: OpenCV peer skipped" | tee "$OUT/cv2-peer.log"
 fi
