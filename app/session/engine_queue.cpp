@@ -1,0 +1,303 @@
+// The engine thread: takes the pending request of the most interactive kind first, runs it
+// with checkpoints, and publishes a snapshot unless a newer request of its kind came.
+#include "app/session/engine_queue.h"
+
+#include "app/session/chunked_sweep.h"
+
+#include <cmath>
+#include <type_traits>
+#include <exception>
+#include <new>
+#include <utility>
+
+namespace linescope::session {
+
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point t0, std::chrono::steady_clock::time_point t1) {
+    return std::chrono::duration<double, std::milli>(t1 - t0).count();
+}
+
+// The order the engine thread takes pending kinds in: what a dragged slider shows first.
+constexpr RequestKind kPriority[kRequestKindCount] = {RequestKind::Result, RequestKind::Contours, RequestKind::Skew,
+                                                      RequestKind::Sweep};
+
+std::size_t slot(RequestKind k) { return static_cast<std::size_t>(k); }
+
+// The binary image "pixel > threshold" (255 / 0) that contours are traced on.
+template <class T>
+Image<std::uint8_t> thresholded(const Image<T>& img, double threshold) {
+    requireNoNaN(img.cview());  // not requireNoNaN<T>: that names the no-op template, not the float overload
+    Image<std::uint8_t> bin(img.width(), img.height());
+    const auto src = img.pixels();
+    std::uint8_t* dst = bin.data();
+    for (std::size_t i = 0; i < src.size(); ++i) dst[i] = static_cast<double>(src[i]) > threshold ? 255 : 0;
+    return bin;
+}
+
+}  // namespace
+
+int widthOf(const AnyImage& img) {
+    return std::visit([](const auto& i) { return i.width(); }, img);
+}
+int heightOf(const AnyImage& img) {
+    return std::visit([](const auto& i) { return i.height(); }, img);
+}
+
+const char* requestKindName(RequestKind k) {
+    switch (k) {
+    case RequestKind::Result: return "result";
+    case RequestKind::Sweep: return "sweep";
+    case RequestKind::Contours: return "contours";
+    case RequestKind::Skew: return "skew";
+    }
+    return "?";
+}
+
+EngineQueue::EngineQueue(const Options& options, QObject* parent) : QObject(parent), options_(options) {
+    qRegisterMetaType<linescope::session::RequestKind>();
+    qRegisterMetaType<linescope::session::SnapshotPtr>();
+    std::string notice;
+    if (options.forceBackendForTests) {
+        backend_ = *options.forceBackendForTests;
+    } else {
+        try {
+            backend_ = resolveBackend(options.engine.backend, &notice);
+        } catch (const Error& e) {  // CUDA asked for explicitly and not usable: the app goes on
+            backend_ = Backend::Cpu;
+            notice = std::string(e.what()) + "; using the CPU backend";
+        }
+    }
+    if (!notice.empty()) notice_ = QString::fromStdString(notice);
+    thread_ = std::thread([this] { runLoop(); });
+}
+
+EngineQueue::~EngineQueue() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+        for (auto& p : pending_) p.reset();
+        for (auto& c : current_) c.store(++nextId_);  // every running job is now stale
+    }
+    wake_.notify_all();
+    thread_.join();
+}
+
+std::uint64_t EngineQueue::submit(Request request) {
+    const RequestKind kind = request.kind();
+    std::uint64_t id;
+    {
+        std::lock_guard lock(mutex_);
+        id = ++nextId_;
+        ++stats_.submitted;
+        auto& p = pending_[slot(kind)];
+        if (p) ++stats_.replaced;
+        p = Job{id, std::move(request), std::chrono::steady_clock::now()};
+        current_[slot(kind)].store(id);  // the running job of this kind (if any) is now stale
+    }
+    wake_.notify_one();
+    return id;
+}
+
+void EngineQueue::cancel(RequestKind kind) {
+    std::lock_guard lock(mutex_);
+    pending_[slot(kind)].reset();
+    current_[slot(kind)].store(++nextId_);  // an id no job has
+}
+
+SnapshotPtr EngineQueue::latest(RequestKind kind) const {
+    std::lock_guard lock(mutex_);
+    return latest_[slot(kind)];
+}
+
+QString EngineQueue::lastBackendNotice() const {
+    std::lock_guard lock(mutex_);
+    return notice_;
+}
+
+EngineQueue::Stats EngineQueue::stats() const {
+    std::lock_guard lock(mutex_);
+    return stats_;
+}
+
+bool EngineQueue::busy() const {
+    std::lock_guard lock(mutex_);
+    if (running_) return true;
+    for (const auto& p : pending_)
+        if (p) return true;
+    return false;
+}
+
+void EngineQueue::setCheckpointHookForTests(CheckpointHook hook) {
+    std::lock_guard lock(mutex_);
+    hook_ = std::move(hook);
+}
+
+void EngineQueue::setNotice(const QString& line) {
+    {
+        std::lock_guard lock(mutex_);
+        notice_ = line;
+    }
+    emit backendNotice(line);
+}
+
+void EngineQueue::runLoop() {
+    for (;;) {
+        Job job;
+        {
+            std::unique_lock lock(mutex_);
+            running_ = false;
+            wake_.wait(lock, [&] {
+                if (stop_) return true;
+                for (const auto& p : pending_)
+                    if (p) return true;
+                return false;
+            });
+            if (stop_) return;
+            for (RequestKind k : kPriority) {
+                auto& p = pending_[slot(k)];
+                if (p) {
+                    job = std::move(*p);
+                    p.reset();
+                    break;
+                }
+            }
+            running_ = true;
+            ++stats_.started;
+        }
+        execute(job);
+    }
+}
+
+bool EngineQueue::stale(const Job& job) const { return current_[slot(job.request.kind())].load() != job.id; }
+
+void EngineQueue::checkpoint(const Job& job, int step, int done, int total) {
+    CheckpointHook hook;
+    {
+        std::lock_guard lock(mutex_);
+        hook = hook_;
+    }
+    if (hook) hook(job.request.kind(), job.id, step);
+    if (stale(job)) {
+        emit cancelled(job.request.kind(), job.id, done, total);
+        throw Cancelled{};
+    }
+}
+
+void EngineQueue::execute(Job& job) {
+    const RequestKind kind = job.request.kind();
+    const auto t0 = std::chrono::steady_clock::now();
+    emit started(kind, job.id);
+
+    auto snap = std::make_shared<Snapshot>();
+    snap->id = job.id;
+    snap->request = job.request;
+    snap->timings.queued = msSince(job.submittedAt, t0);
+    try {
+        checkpoint(job, 0, 0, 1);
+        if (!job.request.image) throw Error("no image is loaded");
+        // Every kind refuses an empty image with the same sentence (one contour finder
+        // would return no contours for it).
+        if (widthOf(*job.request.image) <= 0 || heightOf(*job.request.image) <= 0) throw Error("the image is empty");
+        Backend backend = backend_.load();
+        try {
+            compute(job, backend, *snap);
+        } catch (const Cancelled&) {
+            throw;
+        } catch (const std::exception& e) {
+            if (backend != Backend::Cuda) throw;
+            // Once: retry on the CPU. If the CPU succeeds the GPU was at fault (a failing
+            // device, an image too large for it) and the CPU takes over from now on; if the
+            // CPU fails too, the input was bad and its error is the one to show.
+            const std::string cudaError = e.what();
+            compute(job, Backend::Cpu, *snap);
+            backend_ = Backend::Cpu;
+            snap->notice = "CUDA failed (" + cudaError + "); using the CPU backend from now on";
+            setNotice(QString::fromStdString(snap->notice));
+        }
+        if (stale(job)) {  // one engine call is not interruptible: drop its superseded result
+            emit cancelled(kind, job.id, 1, 1);
+            throw Cancelled{};
+        }
+    } catch (const Cancelled&) {
+        std::lock_guard lock(mutex_);
+        ++stats_.cancelled;
+        return;
+    } catch (const std::bad_alloc&) {
+        snap->error = "not enough memory for this " + std::string(requestKindName(kind)) + " request";
+    } catch (const std::exception& e) {
+        snap->error = e.what();
+    }
+    if (!snap->ok()) {  // an error snapshot carries no payload
+        snap->result.reset();
+        snap->sweep.reset();
+        snap->contours.reset();
+        snap->skew.reset();
+    }
+    snap->timings.compute = msSince(t0, std::chrono::steady_clock::now());
+    SnapshotPtr published = std::move(snap);
+    {
+        std::lock_guard lock(mutex_);
+        latest_[slot(kind)] = published;
+        ++stats_.published;
+    }
+    emit this->published(published);
+}
+
+void EngineQueue::compute(const Job& job, Backend backend, Snapshot& out) {
+    EngineOptions opt = options_.engine;
+    opt.backend = backend;
+    out.backend = backend;
+    const AnyImage& image = *job.request.image;
+    const RequestKind kind = job.request.kind();
+    // A chunk's checkpoint: progress, then the stale check.
+    int step = 0;
+    const SweepStepFn onChunk = [&](int done, int total) {
+        if (done > 0) emit progress(kind, job.id, done, total);
+        checkpoint(job, ++step, done, total);
+        return true;
+    };
+
+    std::visit(
+        [&](const auto& img) {
+            using T = std::remove_cvref_t<decltype(*img.data())>;
+            std::visit(
+                [&](const auto& p) {
+                    using P = std::decay_t<decltype(p)>;
+                    if constexpr (std::is_same_v<P, ResultParams>) {
+                        out.result = std::make_shared<const AnyImage>(lineMorph<T>(p.op, img.cview(), p.line, opt));
+                    } else if constexpr (std::is_same_v<P, SweepParams>) {
+                        SweepResult<T> r;
+                        chunkedSweep<T>(img.cview(), p.sweep, opt, options_.sweepChunkAngles, onChunk, r);
+                        out.sweep = std::make_shared<const AnySweep>(std::move(r));
+                    } else if constexpr (std::is_same_v<P, ContourParams>) {
+                        const Image<std::uint8_t> bin = thresholded(img, p.threshold);
+                        if (!finder_ || finderBackend_ != backend) {
+                            EngineOptions fopt = opt;
+                            finder_ = std::make_unique<ContourFinder>(fopt);
+                            finderBackend_ = backend;
+                        }
+                        auto contours = std::make_shared<Contours>();
+                        finder_->find(bin.cview(), p.mode, p.approx, *contours, &out.timings.contours);
+                        out.contours = std::move(contours);
+                    } else {
+                        SweepRequest req;
+                        req.op = p.skew.darkLines ? MorphOp::Close : MorphOp::Open;
+                        req.length = p.skew.length > 0 ? p.skew.length : defaultSkewLength(img.width(), img.height());
+                        req.angles = p.skew.angles;
+                        SweepResult<T> r;
+                        chunkedSweep<T>(img.cview(), req, opt, options_.sweepChunkAngles, onChunk, r);
+                        auto o = std::make_shared<SkewOutput>();
+                        o->skew = skewFromSpectrum(r.spectrum, req.angles, p.skew.darkLines);
+                        o->length = req.length;
+                        o->angles = req.angles;
+                        o->spectrum = std::move(r.spectrum);
+                        out.skew = std::move(o);
+                    }
+                },
+                job.request.params);
+        },
+        image);
+}
+
+}  // namespace linescope::session

@@ -1,0 +1,123 @@
+// The session: parameters in, requests out, snapshots forwarded to the UI thread.
+#include "app/session/session.h"
+
+#include "app/io/image_io.h"
+
+#include <utility>
+
+namespace linescope::session {
+
+Session::Session(const EngineQueue::Options& options, QObject* parent)
+    : QObject(parent), queue_(std::make_unique<EngineQueue>(options)) {
+    // The queue emits on the engine thread; these connections are queued to this object's thread.
+    connect(queue_.get(), &EngineQueue::published, this,
+            [this](const SnapshotPtr& s) { emit snapshotReady(s->kind(), s); }, Qt::QueuedConnection);
+    connect(queue_.get(), &EngineQueue::progress, this,
+            [this](RequestKind kind, quint64 id, int done, int total) {
+                if (id == lastId_[static_cast<std::size_t>(kind)]) emit progress(kind, done, total);
+            },
+            Qt::QueuedConnection);
+    connect(queue_.get(), &EngineQueue::backendNotice, this, &Session::notice, Qt::QueuedConnection);
+}
+
+Session::~Session() = default;
+
+bool Session::openImage(const QString& path, QString* error) {
+    try {
+        const cv::Mat m = io::readImage(path.toStdString(), [this](const std::string& line) {
+            emit notice(QString::fromStdString(line));
+        });
+        AnyImage img = io::visitPixelType(m, [&](auto tag) -> AnyImage {
+            using T = typename decltype(tag)::type;
+            return Image<T>::copyOf(io::viewOf<T>(m));
+        });
+        setImage(std::move(img));
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+void Session::setImage(AnyImage image) {
+    image_ = std::make_shared<const AnyImage>(std::move(image));
+    emit imageChanged();
+    for (int k = 0; k < kRequestKindCount; ++k) submit(static_cast<RequestKind>(k));
+}
+
+MorphOp Session::sweepOp() const { return params_.op == MorphOp::TopHat ? MorphOp::Open : params_.op; }
+
+void Session::setAngle(double angle) {
+    if (angle == params_.angle) return;
+    params_.angle = angle;
+    submit(RequestKind::Result);
+}
+
+void Session::setLength(int length) {
+    if (length == params_.length) return;
+    params_.length = length;
+    submit(RequestKind::Result);
+    submit(RequestKind::Sweep);
+}
+
+void Session::setOp(MorphOp op) {
+    if (op == params_.op) return;
+    const MorphOp oldSweepOp = sweepOp();
+    params_.op = op;
+    submit(RequestKind::Result);
+    if (sweepOp() != oldSweepOp) submit(RequestKind::Sweep);
+}
+
+void Session::setAngleSet(const AngleSet& angles) {
+    params_.angles = angles;
+    submit(RequestKind::Sweep);
+}
+
+void Session::setContourParams(const ContourParams& p) {
+    params_.contours = p;
+    submit(RequestKind::Contours);
+}
+
+void Session::setThreshold(double threshold) {
+    if (threshold == params_.contours.threshold) return;
+    params_.contours.threshold = threshold;
+    submit(RequestKind::Contours);
+}
+
+void Session::setSkewParams(const SkewParams& p) {
+    params_.skew = p;
+    submit(RequestKind::Skew);
+}
+
+void Session::setParameters(const Parameters& p) {
+    params_ = p;
+    for (int k = 0; k < kRequestKindCount; ++k) submit(static_cast<RequestKind>(k));
+}
+
+void Session::setLive(RequestKind kind, bool live) {
+    const auto i = static_cast<std::size_t>(kind);
+    if (live_[i] == live) return;
+    live_[i] = live;
+    if (live) submit(kind);
+    else queue_->cancel(kind);
+}
+
+std::optional<Request> Session::requestFor(RequestKind kind) const {
+    if (!image_) return std::nullopt;
+    Request r;
+    r.image = image_;
+    switch (kind) {
+    case RequestKind::Result: r.params = ResultParams{params_.op, LineParams{params_.angle, params_.length}}; break;
+    case RequestKind::Sweep: r.params = SweepParams{SweepRequest{sweepOp(), params_.length, params_.angles}}; break;
+    case RequestKind::Contours: r.params = params_.contours; break;
+    case RequestKind::Skew: r.params = SkewRequestParams{params_.skew}; break;
+    }
+    return r;
+}
+
+void Session::submit(RequestKind kind) {
+    if (!isLive(kind)) return;
+    if (auto r = requestFor(kind)) lastId_[static_cast<std::size_t>(kind)] = queue_->submit(std::move(*r));
+}
+
+}  // namespace linescope::session

@@ -1,0 +1,87 @@
+// The one object the UI talks to: it holds the image and the current parameters, submits
+// engine requests when they change, and hands out the latest published snapshots. The UI
+// never computes and never waits: it sets parameters and reads snapshots.
+#pragma once
+
+#include "app/session/engine_queue.h"
+
+#include <QObject>
+#include <QString>
+
+#include <array>
+#include <memory>
+#include <optional>
+
+namespace linescope::session {
+
+// Everything the views depend on.
+struct Parameters {
+    double angle = 0;                 // the result view's angle, degrees
+    int length = 21;                  // λ of the result view and of the sweep
+    MorphOp op = MorphOp::Open;       // the result view's operator; the sweep uses it too (top-hat sweeps openings)
+    AngleSet angles{0, 1, 180};       // the sweep's angle set
+    ContourParams contours;           // threshold (of the input image), mode, approximation
+    SkewParams skew;                  // the skew estimate's λ, angles and polarity
+};
+
+class Session : public QObject {
+    Q_OBJECT
+public:
+    // [UI thread] Starts the engine queue (see EngineQueue: backend resolution and its notice).
+    explicit Session(const EngineQueue::Options& options = {}, QObject* parent = nullptr);
+    ~Session() override;
+
+    // [UI thread] Reads an image file (colour becomes gray: one notice each), makes it current
+    // and submits every live view. False with `error` set when the file cannot be read.
+    bool openImage(const QString& path, QString* error = nullptr);
+    // [UI thread] Makes `image` current and submits every live view.
+    void setImage(AnyImage image);
+    // [any thread] The current image (nullptr before the first).
+    std::shared_ptr<const AnyImage> image() const { return image_; }
+
+    // [UI thread] Parameter setters: each submits only the views that depend on what changed,
+    // and returns at once (the engine coalesces a dragged slider to its newest value).
+    void setAngle(double angle);
+    void setLength(int length);
+    void setOp(MorphOp op);
+    void setAngleSet(const AngleSet& angles);
+    void setContourParams(const ContourParams& p);
+    void setThreshold(double threshold);
+    void setSkewParams(const SkewParams& p);
+    void setParameters(const Parameters& p);
+    const Parameters& parameters() const { return params_; }
+
+    // [UI thread] Whether a view is computed (all are by default). Turning one on submits it;
+    // turning one off cancels its work and keeps its last snapshot.
+    void setLive(RequestKind kind, bool live);
+    bool isLive(RequestKind kind) const { return live_[static_cast<std::size_t>(kind)]; }
+
+    // [any thread] The newest snapshot of a view, or nullptr.
+    SnapshotPtr latest(RequestKind kind) const { return queue_->latest(kind); }
+    EngineQueue& queue() { return *queue_; }
+
+    // The request a view would submit now (nullopt without an image): for tests and tools.
+    std::optional<Request> requestFor(RequestKind kind) const;
+
+signals:
+    // [UI thread] A new snapshot of `kind` is available (also through latest()).
+    void snapshotReady(linescope::session::RequestKind kind, linescope::session::SnapshotPtr snapshot);
+    // [UI thread] A chunked view's progress: `done` of `total` angles.
+    void progress(linescope::session::RequestKind kind, int done, int total);
+    // [UI thread] One line for the status bar: image conversions, backend fallbacks.
+    void notice(const QString& line);
+    // [UI thread] The current image changed.
+    void imageChanged();
+
+private:
+    void submit(RequestKind kind);  // when live and an image is loaded
+    MorphOp sweepOp() const;
+
+    std::unique_ptr<EngineQueue> queue_;
+    std::shared_ptr<const AnyImage> image_;
+    Parameters params_;
+    std::array<bool, kRequestKindCount> live_{true, true, true, true};
+    std::array<quint64, kRequestKindCount> lastId_{};  // the newest submitted id of each kind
+};
+
+}  // namespace linescope::session

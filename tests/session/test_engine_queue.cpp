@@ -1,0 +1,546 @@
+// The engine queue and the session (label session): results equal to the engine's,
+// coalescing of rapid changes, cancellation of superseded sweeps, error snapshots, the CUDA
+// fallback, and submission that never waits for the engine. No sleeps decide anything: the
+// engine thread is held at its checkpoints by a gate, and results are awaited on signals
+// delivered to this (the "UI") thread, with generous timeouts.
+#include "app/session/chunked_sweep.h"
+#include "app/session/engine_queue.h"
+#include "app/session/session.h"
+#include "tests/support/random_images.h"
+
+#include <QObject>
+#include <QTest>
+#include <QThread>
+
+#include <condition_variable>
+#include <limits>
+#include <mutex>
+
+using namespace linescope;
+using namespace linescope::session;
+
+namespace {
+
+constexpr int kTimeoutMs = 120000;  // generous: CI has 2 cores and runs suites in parallel
+
+// Holds the engine thread at a checkpoint until released.
+class Gate {
+public:
+    // [engine thread] Blocks until release().
+    void hold() {
+        std::unique_lock lock(m_);
+        ++held_;
+        cv_.notify_all();
+        cv_.wait(lock, [&] { return open_; });
+    }
+    // [test thread] Waits until the engine thread is held (true) or the timeout passes.
+    bool waitHeld() {
+        std::unique_lock lock(m_);
+        return cv_.wait_for(lock, std::chrono::milliseconds(kTimeoutMs), [&] { return held_ > 0; });
+    }
+    bool isHeld() {
+        std::lock_guard lock(m_);
+        return held_ > 0 && !open_;
+    }
+    void release() {
+        std::lock_guard lock(m_);
+        open_ = true;
+        cv_.notify_all();
+    }
+    ~Gate() { release(); }
+
+private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    int held_ = 0;
+    bool open_ = false;
+};
+
+// Installs a hook that holds the engine once, at checkpoint `step` of the first request of `kind`.
+void holdAt(EngineQueue& q, Gate& gate, RequestKind kind, int step) {
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    q.setCheckpointHookForTests([&gate, kind, step, done](RequestKind k, std::uint64_t, int s) {
+        if (k == kind && s == step && !done->exchange(true)) gate.hold();
+    });
+}
+
+// Records, on the test thread, what the queue emits on the engine thread.
+class Recorder : public QObject {
+public:
+    explicit Recorder(EngineQueue& q) {
+        connect(&q, &EngineQueue::published, this, [this](const SnapshotPtr& s) { published.push_back(s); },
+                Qt::QueuedConnection);
+        connect(&q, &EngineQueue::cancelled, this,
+                [this](RequestKind, quint64 id, int done, int total) { cancelled.push_back({id, done, total}); },
+                Qt::QueuedConnection);
+        connect(&q, &EngineQueue::progress, this,
+                [this](RequestKind, quint64 id, int done, int total) { progress.push_back({id, done, total}); },
+                Qt::QueuedConnection);
+        connect(&q, &EngineQueue::backendNotice, this, [this](const QString& l) { notices.push_back(l); },
+                Qt::QueuedConnection);
+    }
+    SnapshotPtr find(std::uint64_t id) const {
+        for (const auto& s : published)
+            if (s->id == id) return s;
+        return nullptr;
+    }
+    struct Step {
+        std::uint64_t id;
+        int done, total;
+    };
+    std::vector<SnapshotPtr> published;
+    std::vector<Step> cancelled, progress;
+    std::vector<QString> notices;
+};
+
+// Waits on this thread's event loop for the snapshot of `id`.
+SnapshotPtr awaitSnapshot(const Recorder& r, std::uint64_t id) {
+    (void)QTest::qWaitFor([&] { return r.find(id) != nullptr; }, kTimeoutMs);
+    return r.find(id);
+}
+
+template <class T>
+std::shared_ptr<const AnyImage> share(Image<T> img) {
+    return std::make_shared<const AnyImage>(std::move(img));
+}
+
+Request resultRequest(std::shared_ptr<const AnyImage> img, MorphOp op, double angle, int length) {
+    return Request{std::move(img), ResultParams{op, LineParams{angle, length}}};
+}
+Request sweepRequest(std::shared_ptr<const AnyImage> img, MorphOp op, int length, AngleSet angles) {
+    return Request{std::move(img), SweepParams{SweepRequest{op, length, angles}}};
+}
+
+template <class T>
+void compareSweeps(const SweepResult<T>& expected, const SweepResult<T>& actual) {
+    if (auto d = test::firstDifference(expected.sup, actual.sup)) QFAIL(("sup: " + *d).c_str());
+    if (auto d = test::firstDifference(expected.inf, actual.inf)) QFAIL(("inf: " + *d).c_str());
+    if (auto d = test::firstDifference(expected.strength, actual.strength)) QFAIL(("strength: " + *d).c_str());
+    if (auto d = test::firstDifference(expected.argIndex, actual.argIndex)) QFAIL(("argIndex: " + *d).c_str());
+    QCOMPARE(actual.spectrumExact, expected.spectrumExact);
+    QCOMPARE(actual.spectrum, expected.spectrum);
+    QCOMPARE(actual.angles.count, expected.angles.count);
+    QCOMPARE(actual.angles.start, expected.angles.start);
+    QCOMPARE(actual.op, expected.op);
+}
+
+void compareContours(const Contours& e, const Contours& a) {
+    QCOMPARE(a.size(), e.size());
+    QVERIFY(a.points == e.points);
+    QCOMPARE(a.offsets, e.offsets);
+    QCOMPARE(a.next, e.next);
+    QCOMPARE(a.previous, e.previous);
+    QCOMPARE(a.firstChild, e.firstChild);
+    QCOMPARE(a.parent, e.parent);
+    QCOMPARE(a.hole, e.hole);
+}
+
+template <class T>
+Image<T> testImage(int w, int h, std::uint64_t seed) {
+    if constexpr (std::is_same_v<T, float>) return test::finiteFloatImage(w, h, seed, test::ImageKind::Blocky);
+    else return test::randomImage<T>(w, h, seed, test::ImageKind::Blocky);
+}
+
+EngineQueue::Options cpuOptions(int chunk = 8) {
+    EngineQueue::Options o;
+    o.engine.backend = Backend::Cpu;
+    o.sweepChunkAngles = chunk;
+    return o;
+}
+
+}  // namespace
+
+class TestEngineQueue : public QObject {
+    Q_OBJECT
+
+    template <class T>
+    void resultsEqualEngineFor() {
+        EngineQueue q(cpuOptions());
+        Recorder rec(q);
+        const Image<T> img = testImage<T>(97, 61, 11);
+        const auto shared = share(img);
+        for (MorphOp op : {MorphOp::Erode, MorphOp::Dilate, MorphOp::Open, MorphOp::Close, MorphOp::TopHat}) {
+            const auto id = q.submit(resultRequest(shared, op, 30, 15));
+            const SnapshotPtr s = awaitSnapshot(rec, id);
+            QVERIFY(s);
+            QVERIFY2(s->ok(), s->error.c_str());
+            QCOMPARE(s->kind(), RequestKind::Result);
+            QCOMPARE(s->backend, Backend::Cpu);
+            QVERIFY(s->result && !s->sweep && !s->contours && !s->skew);
+            QVERIFY(s->timings.compute >= 0 && s->timings.queued >= 0);
+            const Image<T> expected = lineMorph<T>(op, img.cview(), LineParams{30, 15}, EngineOptions{Backend::Cpu});
+            if (auto d = test::firstDifference(expected, std::get<Image<T>>(*s->result))) QFAIL(d->c_str());
+        }
+    }
+
+    template <class T>
+    void sweepsEqualEngineFor() {
+        const Image<T> img = testImage<T>(83, 57, 5);
+        const auto shared = share(img);
+        for (int chunk : {0, 1, 7, 64}) {
+            EngineQueue q(cpuOptions(chunk));
+            Recorder rec(q);
+            for (MorphOp op : {MorphOp::Open, MorphOp::Close}) {
+                const AngleSet angles{-12.5, 3, 60};
+                const auto id = q.submit(sweepRequest(shared, op, 11, angles));
+                const SnapshotPtr s = awaitSnapshot(rec, id);
+                QVERIFY(s);
+                QVERIFY2(s->ok(), s->error.c_str());
+                QVERIFY(s->sweep);
+                const SweepResult<T> expected =
+                    sweep<T>(img.cview(), SweepRequest{op, 11, angles}, EngineOptions{Backend::Cpu});
+                compareSweeps(expected, std::get<SweepResult<T>>(*s->sweep));
+                if (QTest::currentTestFailed()) return;
+            }
+        }
+    }
+
+private slots:
+    void resultsEqualEngine_u8() { resultsEqualEngineFor<std::uint8_t>(); }
+    void resultsEqualEngine_u16() { resultsEqualEngineFor<std::uint16_t>(); }
+    void resultsEqualEngine_f32() { resultsEqualEngineFor<float>(); }
+    void sweepsEqualEngine_u8() { sweepsEqualEngineFor<std::uint8_t>(); }
+    void sweepsEqualEngine_u16() { sweepsEqualEngineFor<std::uint16_t>(); }
+    void sweepsEqualEngine_f32() { sweepsEqualEngineFor<float>(); }
+
+    void skewEqualsEngine() {
+        EngineQueue q(cpuOptions(5));
+        Recorder rec(q);
+        const Image<std::uint8_t> page = test::randomImage<std::uint8_t>(160, 90, 3, test::ImageKind::Blocky);
+        SkewParams p;
+        p.length = 0;  // the default for the width
+        const auto id = q.submit(Request{share(page), SkewRequestParams{p}});
+        const SnapshotPtr s = awaitSnapshot(rec, id);
+        QVERIFY(s);
+        QVERIFY2(s->ok(), s->error.c_str());
+        QVERIFY(s->skew);
+        const EngineOptions cpu{Backend::Cpu};
+        const SkewResult expected = estimateSkew<std::uint8_t>(page.cview(), p, cpu);
+        QCOMPARE(s->skew->skew.angle, expected.angle);
+        QCOMPARE(s->skew->skew.confidence, expected.confidence);
+        QCOMPARE(s->skew->skew.peakIndex, expected.peakIndex);
+        QCOMPARE(s->skew->length, defaultSkewLength(page.width(), page.height()));
+        const SweepResult<std::uint8_t> sw =
+            sweep<std::uint8_t>(page.cview(), SweepRequest{MorphOp::Close, s->skew->length, p.angles}, cpu);
+        QCOMPARE(s->skew->spectrum, sw.spectrum);
+    }
+
+    void contoursEqualEngine() {
+        EngineQueue q(cpuOptions());
+        Recorder rec(q);
+        const Image<std::uint16_t> img = test::randomImage<std::uint16_t>(140, 90, 9, test::ImageKind::Blocky);
+        const double threshold = 30000;
+        for (ContourMode mode : {ContourMode::External, ContourMode::Tree}) {
+            const auto id = q.submit(Request{share(img), ContourParams{threshold, mode, ContourApprox::Simple}});
+            const SnapshotPtr s = awaitSnapshot(rec, id);
+            QVERIFY(s);
+            QVERIFY2(s->ok(), s->error.c_str());
+            QVERIFY(s->contours);
+            Image<std::uint8_t> bin(img.width(), img.height());
+            for (int y = 0; y < img.height(); ++y)
+                for (int x = 0; x < img.width(); ++x) bin.at(x, y) = img.at(x, y) > threshold ? 1 : 0;
+            const Contours expected =
+                findContours(bin.cview(), mode, ContourApprox::Simple, EngineOptions{Backend::Cpu});
+            QVERIFY(expected.size() > 0);
+            compareContours(expected, *s->contours);
+        }
+    }
+
+    // 100 rapid changes while the engine is busy: one computation for all of them, and the
+    // published result is the last one's.
+    void coalescesToTheNewest() {
+        EngineQueue q(cpuOptions());
+        Recorder rec(q);
+        Gate gate;
+        holdAt(q, gate, RequestKind::Result, 0);
+        const Image<std::uint8_t> img = testImage<std::uint8_t>(128, 96, 21);
+        const auto shared = share(img);
+        const auto first = q.submit(resultRequest(shared, MorphOp::Open, 0, 3));
+        QVERIFY(gate.waitHeld());
+        std::uint64_t last = 0;
+        for (int i = 1; i <= 100; ++i) last = q.submit(resultRequest(shared, MorphOp::Open, 1.5 * i, i));
+        gate.release();
+        const SnapshotPtr s = awaitSnapshot(rec, last);
+        QVERIFY(s);
+        QVERIFY2(s->ok(), s->error.c_str());
+        (void)QTest::qWaitFor([&] { return !q.busy(); }, kTimeoutMs);
+        QCoreApplication::processEvents();
+
+        const auto st = q.stats();
+        QCOMPARE(st.submitted, std::uint64_t{101});
+        QCOMPARE(st.replaced, std::uint64_t{99});
+        QCOMPARE(st.started, std::uint64_t{2});    // the held first request and the newest one
+        QCOMPARE(st.cancelled, std::uint64_t{1});  // the first, superseded while held
+        QCOMPARE(st.published, std::uint64_t{1});
+        QCOMPARE(rec.published.size(), std::size_t{1});
+        QVERIFY(!rec.find(first));
+        QCOMPARE(q.latest(RequestKind::Result), s);
+        const auto& params = std::get<ResultParams>(s->request.params);
+        QCOMPARE(params.line.length, 100);
+        QCOMPARE(params.line.angle, 150.0);
+        const Image<std::uint8_t> expected =
+            lineMorph<std::uint8_t>(MorphOp::Open, img.cview(), LineParams{150.0, 100}, EngineOptions{Backend::Cpu});
+        if (auto d = test::firstDifference(expected, std::get<Image<std::uint8_t>>(*s->result))) QFAIL(d->c_str());
+    }
+
+    // A long sweep superseded after its first chunk stops there; the newer one is published
+    // with progress up to its full angle count.
+    void cancelsASupersededSweep() {
+        EngineQueue q(cpuOptions(1));  // a checkpoint after every angle
+        Recorder rec(q);
+        Gate gate;
+        holdAt(q, gate, RequestKind::Sweep, 2);  // step 1: before the first chunk; 2: after it
+        const Image<std::uint8_t> img = testImage<std::uint8_t>(160, 120, 8);
+        const auto shared = share(img);
+        const auto first = q.submit(sweepRequest(shared, MorphOp::Open, 31, AngleSet{0, 1, 180}));
+        QVERIFY(gate.waitHeld());
+        const auto second = q.submit(sweepRequest(shared, MorphOp::Open, 9, AngleSet{0, 10, 18}));
+        gate.release();
+        const SnapshotPtr s = awaitSnapshot(rec, second);
+        QVERIFY(s);
+        QVERIFY2(s->ok(), s->error.c_str());
+        (void)QTest::qWaitFor([&] { return !q.busy() && rec.progress.size() >= 19; }, kTimeoutMs);
+
+        QVERIFY(!rec.find(first));
+        QCOMPARE(rec.cancelled.size(), std::size_t{1});
+        QCOMPARE(rec.cancelled[0].id, first);
+        QCOMPARE(rec.cancelled[0].done, 1);  // one angle of 180 was computed
+        QCOMPARE(rec.cancelled[0].total, 180);
+        // Progress: one step of the first sweep, then all 18 of the second, in order.
+        int lastDone = 0;
+        for (const auto& p : rec.progress) {
+            if (p.id != second) continue;
+            QCOMPARE(p.total, 18);
+            QVERIFY(p.done > lastDone);
+            lastDone = p.done;
+        }
+        QCOMPARE(lastDone, 18);
+        const SweepResult<std::uint8_t> expected =
+            sweep<std::uint8_t>(img.cview(), SweepRequest{MorphOp::Open, 9, AngleSet{0, 10, 18}}, EngineOptions{Backend::Cpu});
+        compareSweeps(expected, std::get<SweepResult<std::uint8_t>>(*s->sweep));
+    }
+
+    // cancel() stops a running sweep and nothing is published.
+    void cancelStopsARunningSweep() {
+        EngineQueue q(cpuOptions(1));
+        Recorder rec(q);
+        Gate gate;
+        holdAt(q, gate, RequestKind::Sweep, 3);
+        const auto id = q.submit(sweepRequest(share(testImage<std::uint8_t>(64, 64, 1)), MorphOp::Close, 15,
+                                              AngleSet{0, 1, 90}));
+        QVERIFY(gate.waitHeld());
+        q.cancel(RequestKind::Sweep);
+        gate.release();
+        (void)QTest::qWaitFor([&] { return !rec.cancelled.empty(); }, kTimeoutMs);
+        QCOMPARE(rec.cancelled.size(), std::size_t{1});
+        QCOMPARE(rec.cancelled[0].id, id);
+        QCOMPARE(rec.cancelled[0].done, 2);
+        (void)QTest::qWaitFor([&] { return !q.busy(); }, kTimeoutMs);
+        QCoreApplication::processEvents();
+        QVERIFY(rec.published.empty());
+        QVERIFY(!q.latest(RequestKind::Sweep));
+    }
+
+    // Bad input becomes an error snapshot with the engine's sentence, for every kind, and
+    // the queue goes on.
+    void errorsBecomeSnapshots() {
+        EngineQueue q(cpuOptions());
+        Recorder rec(q);
+        Image<float> nanImage(20, 10, 1.0f);
+        nanImage.at(3, 4) = std::numeric_limits<float>::quiet_NaN();
+        const auto nan = share(std::move(nanImage));
+        const auto empty = share(Image<std::uint8_t>());
+        const std::vector<RequestParams> params = {
+            ResultParams{MorphOp::Open, LineParams{10, 5}},
+            SweepParams{SweepRequest{MorphOp::Open, 5, AngleSet{0, 10, 18}}},
+            ContourParams{0.5, ContourMode::List, ContourApprox::None},
+            SkewRequestParams{SkewParams{}},
+        };
+        for (const auto& p : params) {
+            for (const auto& [img, word] : {std::pair{nan, "NaN"}, std::pair{empty, "empty"}}) {
+                const auto id = q.submit(Request{img, p});
+                const SnapshotPtr s = awaitSnapshot(rec, id);
+                QVERIFY(s);
+                QVERIFY2(!s->ok(), requestKindName(s->kind()));
+                QVERIFY2(s->error.find(word) != std::string::npos, s->error.c_str());
+                QVERIFY(!s->result && !s->sweep && !s->contours && !s->skew);
+            }
+        }
+        // No image, and a sweep of top-hats.
+        auto id = q.submit(Request{nullptr, ResultParams{}});
+        SnapshotPtr s = awaitSnapshot(rec, id);
+        QVERIFY(s && !s->ok());
+        QVERIFY2(s->error.find("no image") != std::string::npos, s->error.c_str());
+        const auto good = share(testImage<std::uint8_t>(30, 20, 2));
+        id = q.submit(sweepRequest(good, MorphOp::TopHat, 5, AngleSet{0, 10, 18}));
+        s = awaitSnapshot(rec, id);
+        QVERIFY(s && !s->ok());
+        QVERIFY2(s->error.find("tophat") != std::string::npos, s->error.c_str());
+        // And the queue goes on.
+        id = q.submit(resultRequest(good, MorphOp::Close, 45, 7));
+        s = awaitSnapshot(rec, id);
+        QVERIFY(s);
+        QVERIFY2(s->ok(), s->error.c_str());
+    }
+
+    // Submitting, reading snapshots and setting session parameters return while the engine
+    // thread is held inside a request: the caller never waits for the engine.
+    void submissionNeverWaits() {
+        Session session(cpuOptions(1));
+        EngineQueue& q = session.queue();
+        Gate gate;
+        holdAt(q, gate, RequestKind::Sweep, 1);
+        session.setLive(RequestKind::Skew, false);
+        session.setLive(RequestKind::Contours, false);
+        session.setImage(testImage<std::uint8_t>(96, 64, 4));  // result, then the sweep (held)
+        QVERIFY(gate.waitHeld());
+        for (int i = 0; i < 1000; ++i) {
+            session.setAngle(i * 0.37);
+            session.setLength(1 + i % 50);
+            (void)session.latest(RequestKind::Result);
+            (void)q.stats();
+            (void)q.busy();
+        }
+        QVERIFY(gate.isHeld());  // all of that happened while the engine could not move
+        QVERIFY(q.busy());
+        gate.release();
+        (void)QTest::qWaitFor(
+            [&] {
+                const auto s = session.latest(RequestKind::Sweep);
+                return s && std::get<SweepParams>(s->request.params).sweep.length == session.parameters().length &&
+                       !q.busy();
+            },
+            kTimeoutMs);
+        QVERIFY(!q.busy());
+        const auto st = q.stats();
+        QVERIFY2(st.started <= 4, qPrintable(QString::number(st.started)));  // from 2001 submissions
+    }
+
+    // The session: 100 slider moves while the engine is busy give one computation, whose
+    // snapshot holds the last value; snapshotReady arrives on the session's thread.
+    void sessionCoalescesSliderMoves() {
+        Session session(cpuOptions());
+        Gate gate;
+        holdAt(session.queue(), gate, RequestKind::Result, 0);
+        for (auto k : {RequestKind::Sweep, RequestKind::Contours, RequestKind::Skew}) session.setLive(k, false);
+        std::vector<SnapshotPtr> ready;
+        connect(&session, &Session::snapshotReady, this, [&](RequestKind, const SnapshotPtr& s) {
+            QCOMPARE(QThread::currentThread(), thread());
+            ready.push_back(s);
+        });
+        const Image<std::uint16_t> img = testImage<std::uint16_t>(120, 80, 6);
+        session.setImage(img);
+        QVERIFY(gate.waitHeld());
+        for (int i = 1; i <= 100; ++i) session.setLength(2 * i + 1);
+        session.setAngle(33);
+        gate.release();
+        (void)QTest::qWaitFor([&] {
+            if (ready.empty()) return false;
+            const auto& p = std::get<ResultParams>(ready.back()->request.params);
+            return p.line.length == 201 && p.line.angle == 33;
+        },
+                        kTimeoutMs);
+        QCOMPARE(ready.size(), std::size_t{1});
+        QCOMPARE(session.queue().stats().started, std::uint64_t{2});
+        const SnapshotPtr s = session.latest(RequestKind::Result);
+        QCOMPARE(s, ready.back());
+        QVERIFY2(s->ok(), s->error.c_str());
+        const auto expected =
+            lineMorph<std::uint16_t>(MorphOp::Open, img.cview(), LineParams{33, 201}, EngineOptions{Backend::Cpu});
+        if (auto d = test::firstDifference(expected, std::get<Image<std::uint16_t>>(*s->result))) QFAIL(d->c_str());
+    }
+
+    // A CUDA failure (here: CUDA forced on a machine without a usable GPU) retries on the CPU
+    // once, says so, and the queue stays on the CPU.
+    void cudaFailureFallsBackToCpu() {
+        if (backendAvailable(Backend::Cuda)) QSKIP("a usable GPU is present: CUDA would not fail here");
+        EngineQueue::Options o = cpuOptions();
+        o.forceBackendForTests = Backend::Cuda;
+        EngineQueue q(o);
+        Recorder rec(q);
+        QCOMPARE(q.backend(), Backend::Cuda);
+        const Image<std::uint8_t> img = testImage<std::uint8_t>(50, 40, 7);
+        auto id = q.submit(resultRequest(share(img), MorphOp::Open, 20, 9));
+        SnapshotPtr s = awaitSnapshot(rec, id);
+        QVERIFY(s);
+        QVERIFY2(s->ok(), s->error.c_str());
+        QCOMPARE(s->backend, Backend::Cpu);
+        QVERIFY2(s->notice.find("CUDA failed") != std::string::npos, s->notice.c_str());
+        QCOMPARE(q.backend(), Backend::Cpu);
+        (void)QTest::qWaitFor([&] { return !rec.notices.empty(); }, kTimeoutMs);
+        QCOMPARE(rec.notices.size(), std::size_t{1});
+        QCOMPARE(q.lastBackendNotice(), QString::fromStdString(s->notice));
+        const auto expected = lineMorph<std::uint8_t>(MorphOp::Open, img.cview(), LineParams{20, 9}, EngineOptions{Backend::Cpu});
+        if (auto d = test::firstDifference(expected, std::get<Image<std::uint8_t>>(*s->result))) QFAIL(d->c_str());
+        // Bad input under CUDA is the input's error (from the CPU retry), not a fallback.
+        EngineQueue q2(o);
+        Recorder rec2(q2);
+        id = q2.submit(Request{share(Image<std::uint8_t>()), ResultParams{}});
+        s = awaitSnapshot(rec2, id);
+        QVERIFY(s && !s->ok());
+        QVERIFY2(s->error.find("empty") != std::string::npos, s->error.c_str());
+        QCOMPARE(q2.backend(), Backend::Cuda);
+        // The next one then falls back.
+        id = q2.submit(resultRequest(share(img), MorphOp::Open, 20, 9));
+        s = awaitSnapshot(rec2, id);
+        QVERIFY(s && s->ok());
+        QCOMPARE(s->backend, Backend::Cpu);
+    }
+
+    // Explicit CUDA on a machine without it: the queue starts on the CPU with a notice.
+    void explicitCudaWithoutGpuStartsOnCpu() {
+        if (backendAvailable(Backend::Cuda)) QSKIP("a usable GPU is present");
+        EngineQueue::Options o;
+        o.engine.backend = Backend::Cuda;
+        EngineQueue q(o);
+        QCOMPARE(q.backend(), Backend::Cpu);
+        QVERIFY(!q.lastBackendNotice().isEmpty());
+        EngineQueue autoQueue;
+        QCOMPARE(autoQueue.backend(), Backend::Cpu);
+        QVERIFY(autoQueue.lastBackendNotice().contains("CPU"));
+    }
+
+    // The chunked sweep alone: stopping returns false after the asked-for chunk.
+    void chunkedSweepStops() {
+        const Image<std::uint8_t> img = testImage<std::uint8_t>(40, 30, 3);
+        SweepResult<std::uint8_t> r;
+        std::vector<int> seen;
+        const bool finished = chunkedSweep<std::uint8_t>(
+            img.cview(), SweepRequest{MorphOp::Open, 7, AngleSet{0, 1, 20}}, EngineOptions{Backend::Cpu}, 6,
+            [&](int done, int total) {
+                seen.push_back(done);
+                return total == 20 && done < 12;
+            },
+            r);
+        QVERIFY(!finished);
+        QCOMPARE(seen, (std::vector<int>{0, 6, 12}));
+    }
+
+    // The session submits only what a change affects.
+    void sessionSubmitsWhatChanged() {
+        Session session(cpuOptions());
+        session.setImage(testImage<std::uint8_t>(30, 20, 1));
+        const auto submitted = [&] { return session.queue().stats().submitted; };
+        QCOMPARE(submitted(), std::uint64_t{4});
+        session.setAngle(12);
+        QCOMPARE(submitted(), std::uint64_t{5});  // result
+        session.setLength(9);
+        QCOMPARE(submitted(), std::uint64_t{7});  // result and sweep
+        session.setOp(MorphOp::TopHat);
+        QCOMPARE(submitted(), std::uint64_t{8});  // result (the sweep stays on openings)
+        session.setOp(MorphOp::Close);
+        QCOMPARE(submitted(), std::uint64_t{10});  // result and sweep
+        session.setThreshold(64);
+        QCOMPARE(submitted(), std::uint64_t{11});  // contours
+        session.setAngle(12);
+        QCOMPARE(submitted(), std::uint64_t{11});  // no change
+        (void)QTest::qWaitFor([&] { return !session.queue().busy(); }, kTimeoutMs);
+        for (int k = 0; k < kRequestKindCount; ++k) {
+            const auto s = session.latest(static_cast<RequestKind>(k));
+            QVERIFY2(s && s->ok(), requestKindName(static_cast<RequestKind>(k)));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEngineQueue)
+#include "test_engine_queue.moc"
