@@ -1,0 +1,462 @@
+#include "render/viewport_renderer.h"
+
+#include "compute/line_geometry.h"
+#include "render/shaders.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+namespace linescope::render {
+namespace {
+
+struct PixelFormat {
+    GLint internalFormat;
+    GLenum type;
+    std::size_t bytes;
+    double scale;  // texel (normalized) → the view's units
+};
+
+PixelFormat formatOf(PixelType t) {
+    switch (t) {
+    case PixelType::U8: return {GL_R8, GL_UNSIGNED_BYTE, 1, 255.0};
+    case PixelType::U16: return {GL_R16, GL_UNSIGNED_SHORT, 2, 65535.0};
+    case PixelType::F32: break;
+    }
+    return {GL_R32F, GL_FLOAT, 4, 1.0};
+}
+
+GLenum typeOfInternalFormat(GLint internalFormat) {
+    switch (internalFormat) {
+    case GL_R8: return GL_UNSIGNED_BYTE;
+    case GL_R16: return GL_UNSIGNED_SHORT;
+    default: return GL_FLOAT;
+    }
+}
+
+void checkSize(int width, int height, const char* what) {
+    if (width <= 0 || height <= 0)
+        throw Error(std::string(what) + ": the view must not be empty");
+}
+
+}  // namespace
+
+void ViewportRenderer::initialize(GlProcLoader loader) {
+    if (initialized_) release();
+    gl_.load(loader);
+    while (gl_.GetError() != GL_NO_ERROR) {}  // errors the host left behind are not ours
+    grey_ = buildProgram(shaders::kVertex, shaders::kGrey, "grey");
+    orientation_ = buildProgram(shaders::kVertex, shaders::kOrientation, "orientation");
+    solid_ = buildProgram(shaders::kVertex, shaders::kSolid, "solid");
+
+    auto makeVao = [&](GLuint& vao, GLuint& vbo) {
+        gl_.GenVertexArrays(1, &vao);
+        gl_.GenBuffers(1, &vbo);
+        gl_.BindVertexArray(vao);
+        gl_.BindBuffer(GL_ARRAY_BUFFER, vbo);
+        gl_.EnableVertexAttribArray(0);
+        gl_.VertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
+        gl_.BindVertexArray(0);
+        gl_.BindBuffer(GL_ARRAY_BUFFER, 0);
+    };
+    makeVao(quadVao_, quadVbo_);
+    makeVao(contourVao_, contourVbo_);
+    makeVao(glyphVao_, glyphVbo_);
+    gl_.check("ViewportRenderer::initialize");
+    initialized_ = true;
+    ++generation_;
+    contoursDirty_ = true;  // the CPU-side contours and glyph are uploaded again
+    glyphDirty_ = true;
+}
+
+void ViewportRenderer::release() {
+    if (!initialized_) return;
+    deleteTexture(image_);
+    deleteTexture(angle_);
+    deleteTexture(strength_);
+    for (Program* p : {&grey_, &orientation_, &solid_}) {
+        gl_.DeleteProgram(p->id);
+        *p = Program{};
+    }
+    for (GLuint* vao : {&quadVao_, &contourVao_, &glyphVao_}) {
+        gl_.DeleteVertexArrays(1, vao);
+        *vao = 0;
+    }
+    for (GLuint* vbo : {&quadVbo_, &contourVbo_, &glyphVbo_}) {
+        gl_.DeleteBuffers(1, vbo);
+        *vbo = 0;
+    }
+    initialized_ = false;
+}
+
+ViewportRenderer::Program ViewportRenderer::buildProgram(const char* vertex, const char* fragment,
+                                                         const char* name) {
+    auto compile = [&](GLenum kind, const char* source) {
+        const GLuint s = gl_.CreateShader(kind);
+        gl_.ShaderSource(s, 1, &source, nullptr);
+        gl_.CompileShader(s);
+        GLint ok = GL_FALSE;
+        gl_.GetShaderiv(s, GL_COMPILE_STATUS, &ok);
+        if (!ok) {
+            char log[2048] = {};
+            gl_.GetShaderInfoLog(s, sizeof log, nullptr, log);
+            gl_.DeleteShader(s);
+            throw Error(std::string("the ") + name + (kind == GL_VERTEX_SHADER ? " vertex" : " fragment") +
+                        " shader did not compile: " + log);
+        }
+        return s;
+    };
+    const GLuint vs = compile(GL_VERTEX_SHADER, vertex);
+    const GLuint fs = compile(GL_FRAGMENT_SHADER, fragment);
+    Program p;
+    p.id = gl_.CreateProgram();
+    gl_.AttachShader(p.id, vs);
+    gl_.AttachShader(p.id, fs);
+    gl_.BindAttribLocation(p.id, 0, "aImage");
+    gl_.LinkProgram(p.id);
+    gl_.DeleteShader(vs);  // flagged; freed with the program
+    gl_.DeleteShader(fs);
+    GLint ok = GL_FALSE;
+    gl_.GetProgramiv(p.id, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = {};
+        gl_.GetProgramInfoLog(p.id, sizeof log, nullptr, log);
+        gl_.DeleteProgram(p.id);
+        throw Error(std::string("the ") + name + " shader program did not link: " + log);
+    }
+    p.pan = gl_.GetUniformLocation(p.id, "uPan");
+    p.zoom = gl_.GetUniformLocation(p.id, "uZoom");
+    p.viewport = gl_.GetUniformLocation(p.id, "uViewport");
+    p.imageSize = gl_.GetUniformLocation(p.id, "uImageSize");
+    p.colour = gl_.GetUniformLocation(p.id, "uColour");
+    p.image = gl_.GetUniformLocation(p.id, "uImage");
+    p.scale = gl_.GetUniformLocation(p.id, "uScale");
+    p.lo = gl_.GetUniformLocation(p.id, "uLo");
+    p.hi = gl_.GetUniformLocation(p.id, "uHi");
+    p.angle = gl_.GetUniformLocation(p.id, "uAngle");
+    p.strength = gl_.GetUniformLocation(p.id, "uStrength");
+    p.maxStrength = gl_.GetUniformLocation(p.id, "uMaxStrength");
+    return p;
+}
+
+// --- textures -------------------------------------------------------------------------
+
+void ViewportRenderer::deleteTexture(Texture& t) {
+    if (t.id) gl_.DeleteTextures(1, &t.id);
+    if (t.pbo) gl_.DeleteBuffers(1, &t.pbo);
+    t = Texture{};
+}
+
+void ViewportRenderer::ensureTexture(Texture& t, GLint internalFormat, int width, int height) {
+    if (!initialized_) throw Error("ViewportRenderer: initialize() first, with the context current");
+    if (t.id && t.internalFormat == internalFormat && t.width == width && t.height == height) return;
+    // A new texture object rather than new storage for the old one: CUDA registrations of
+    // the old name then fail loudly instead of writing into storage that was replaced.
+    if (t.id) gl_.DeleteTextures(1, &t.id);
+    gl_.GenTextures(1, &t.id);
+    gl_.BindTexture(GL_TEXTURE_2D, t.id);
+    gl_.TexImage2D(GL_TEXTURE_2D, 0, internalFormat, width, height, 0, GL_RED,
+                   typeOfInternalFormat(internalFormat), nullptr);
+    gl_.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    gl_.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    gl_.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    gl_.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    gl_.BindTexture(GL_TEXTURE_2D, 0);
+    gl_.check("allocating a view texture");
+    t.internalFormat = internalFormat;
+    t.width = width;
+    t.height = height;
+    t.mipmapsStale = true;
+}
+
+void ViewportRenderer::uploadPlane(Texture& t, const void* rows, std::size_t rowBytes,
+                                   std::ptrdiff_t strideBytes, int height, GLenum format, GLenum type) {
+    const std::size_t size = rowBytes * static_cast<std::size_t>(height);
+    if (!t.pbo) gl_.GenBuffers(1, &t.pbo);
+    gl_.BindBuffer(GL_PIXEL_UNPACK_BUFFER, t.pbo);
+    // Orphaning: the driver hands out fresh storage while a previous transfer from this
+    // buffer may still be in flight, so this copy never waits on the GPU.
+    gl_.BufferData(GL_PIXEL_UNPACK_BUFFER, static_cast<GLsizeiptr>(size), nullptr, GL_STREAM_DRAW);
+    bool copied = false;
+    for (int attempt = 0; attempt < 2 && !copied; ++attempt) {  // UnmapBuffer may report lost contents
+        auto* dst = static_cast<unsigned char*>(gl_.MapBufferRange(
+            GL_PIXEL_UNPACK_BUFFER, 0, static_cast<GLsizeiptr>(size), GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT));
+        if (!dst) break;
+        const auto* src = static_cast<const unsigned char*>(rows);
+        for (int y = 0; y < height; ++y)
+            std::memcpy(dst + rowBytes * static_cast<std::size_t>(y), src + strideBytes * y, rowBytes);
+        copied = gl_.UnmapBuffer(GL_PIXEL_UNPACK_BUFFER) == GL_TRUE;
+    }
+    if (!copied) {
+        gl_.BindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+        gl_.check("mapping a pixel buffer object");
+        throw Error("uploading a view: the pixel buffer object could not be mapped");
+    }
+    gl_.BindTexture(GL_TEXTURE_2D, t.id);
+    gl_.PixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    gl_.PixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    gl_.TexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, t.width, t.height, format, type, nullptr);  // from the PBO
+    gl_.PixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    gl_.BindTexture(GL_TEXTURE_2D, 0);
+    gl_.BindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    gl_.check("uploading a view through a pixel buffer object");
+    t.mipmapsStale = true;
+}
+
+template <class T>
+void ViewportRenderer::uploadImage(ImageView<const T> image) {
+    checkSize(image.width, image.height, "uploadImage");
+    const PixelFormat f = formatOf(pixelTypeOf<T>());
+    ensureTexture(image_, f.internalFormat, image.width, image.height);
+    imageType_ = pixelTypeOf<T>();
+    uploadPlane(image_, image.data, sizeof(T) * static_cast<std::size_t>(image.width),
+                static_cast<std::ptrdiff_t>(sizeof(T)) * image.stride, image.height, GL_RED, f.type);
+}
+
+template void ViewportRenderer::uploadImage<std::uint8_t>(ImageView<const std::uint8_t>);
+template void ViewportRenderer::uploadImage<std::uint16_t>(ImageView<const std::uint16_t>);
+template void ViewportRenderer::uploadImage<float>(ImageView<const float>);
+
+void ViewportRenderer::allocateImage(PixelType type, int width, int height) {
+    checkSize(width, height, "allocateImage");
+    ensureTexture(image_, formatOf(type).internalFormat, width, height);
+    imageType_ = type;
+}
+
+void ViewportRenderer::setDisplayRange(double lo, double hi) {
+    lo_ = lo;
+    hi_ = hi;
+}
+
+void ViewportRenderer::allocateOrientation(int width, int height) {
+    checkSize(width, height, "allocateOrientation");
+    ensureTexture(angle_, GL_R32F, width, height);
+    ensureTexture(strength_, GL_R32F, width, height);
+}
+
+void ViewportRenderer::uploadOrientation(ImageView<const float> angleDegrees, ImageView<const float> strength,
+                                         double maxStrength) {
+    checkSize(angleDegrees.width, angleDegrees.height, "uploadOrientation");
+    if (strength.width != angleDegrees.width || strength.height != angleDegrees.height)
+        throw Error("uploadOrientation: the angle and strength images differ in size");
+    allocateOrientation(angleDegrees.width, angleDegrees.height);
+    const std::size_t rowBytes = sizeof(float) * static_cast<std::size_t>(angleDegrees.width);
+    uploadPlane(angle_, angleDegrees.data, rowBytes, static_cast<std::ptrdiff_t>(sizeof(float)) * angleDegrees.stride,
+                angleDegrees.height, GL_RED, GL_FLOAT);
+    uploadPlane(strength_, strength.data, rowBytes, static_cast<std::ptrdiff_t>(sizeof(float)) * strength.stride,
+                strength.height, GL_RED, GL_FLOAT);
+    maxStrength_ = maxStrength;
+}
+
+template <class T>
+void ViewportRenderer::uploadOrientation(const SweepResult<T>& sweep) {
+    const int w = sweep.strength.width(), h = sweep.strength.height();
+    Image<float> angles(w, h), strength(w, h);
+    double maxStrength = 0;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            angles.at(x, y) = static_cast<float>(normalizeAngle(sweep.orientation(x, y)));
+            const double s = static_cast<double>(sweep.strength.at(x, y));
+            strength.at(x, y) = static_cast<float>(s);
+            maxStrength = std::max(maxStrength, s);
+        }
+    if (!std::isfinite(maxStrength)) maxStrength = 0;  // as orientationColours: black
+    uploadOrientation(angles.cview(), strength.cview(), maxStrength);
+}
+
+template void ViewportRenderer::uploadOrientation<std::uint8_t>(const SweepResult<std::uint8_t>&);
+template void ViewportRenderer::uploadOrientation<std::uint16_t>(const SweepResult<std::uint16_t>&);
+template void ViewportRenderer::uploadOrientation<float>(const SweepResult<float>&);
+
+void ViewportRenderer::setMaxStrength(double maxStrength) { maxStrength_ = maxStrength; }
+
+int ViewportRenderer::viewWidth() const {
+    return colourMap_ == ColourMap::Orientation ? angle_.width : image_.width;
+}
+int ViewportRenderer::viewHeight() const {
+    return colourMap_ == ColourMap::Orientation ? angle_.height : image_.height;
+}
+
+GLuint ViewportRenderer::texture(ViewTexture which) const {
+    switch (which) {
+    case ViewTexture::Image: return image_.id;
+    case ViewTexture::Angle: return angle_.id;
+    case ViewTexture::Strength: break;
+    }
+    return strength_.id;
+}
+
+// --- contours and glyph ---------------------------------------------------------------
+
+void ViewportRenderer::setContours(const Contours& contours) {
+    clearContours();
+    contourVertices_.reserve(contours.points.size() * 2);
+    for (const ContourPoint& p : contours.points) {
+        contourVertices_.push_back(static_cast<float>(p.x) + 0.5f);  // through the pixel centres
+        contourVertices_.push_back(static_cast<float>(p.y) + 0.5f);
+    }
+    for (std::size_t i = 0; i < contours.size(); ++i) {
+        const bool hole = i < contours.hole.size() && contours.hole[i];
+        (hole ? holeFirst_ : outerFirst_).push_back(static_cast<GLint>(contours.offsets[i]));
+        (hole ? holeCount_ : outerCount_).push_back(static_cast<GLsizei>(contours.length(i)));
+    }
+}
+
+void ViewportRenderer::clearContours() {
+    contourVertices_.clear();
+    outerFirst_.clear();
+    outerCount_.clear();
+    holeFirst_.clear();
+    holeCount_.clear();
+    contoursDirty_ = true;
+}
+
+void ViewportRenderer::setGlyph(double angleDegrees, int length, int x, int y) {
+    hasGlyph_ = true;
+    glyphAngle_ = angleDegrees;
+    glyphLength_ = length;
+    glyphX_ = x;
+    glyphY_ = y;
+    glyphDirty_ = true;
+}
+
+void ViewportRenderer::clearGlyph() {
+    hasGlyph_ = false;
+    glyphDirty_ = true;
+}
+
+void ViewportRenderer::uploadContourBuffer() {
+    gl_.BindBuffer(GL_ARRAY_BUFFER, contourVbo_);
+    gl_.BufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(contourVertices_.size() * sizeof(float)),
+                   contourVertices_.empty() ? nullptr : contourVertices_.data(), GL_STATIC_DRAW);
+    gl_.BindBuffer(GL_ARRAY_BUFFER, 0);
+    contoursDirty_ = false;
+}
+
+void ViewportRenderer::uploadGlyphBuffer() {
+    const int w = viewWidth(), h = viewHeight();
+    std::vector<float> v;
+    if (hasGlyph_) {
+        // Two triangles per pixel, covering exactly [x, x+1) × [y, y+1) in image coordinates.
+        for (const GlyphPixel& p : segmentGlyph(glyphAngle_, glyphLength_, glyphX_, glyphY_, w, h)) {
+            const float x0 = static_cast<float>(p.x), y0 = static_cast<float>(p.y);
+            const float x1 = x0 + 1, y1 = y0 + 1;
+            for (float c : {x0, y0, x1, y0, x0, y1, x1, y0, x1, y1, x0, y1}) v.push_back(c);
+        }
+    }
+    gl_.BindBuffer(GL_ARRAY_BUFFER, glyphVbo_);
+    gl_.BufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(v.size() * sizeof(float)), v.empty() ? nullptr : v.data(),
+                   GL_DYNAMIC_DRAW);
+    gl_.BindBuffer(GL_ARRAY_BUFFER, 0);
+    glyphVertexCount_ = static_cast<GLsizei>(v.size() / 2);
+    glyphForW_ = w;
+    glyphForH_ = h;
+    glyphDirty_ = false;
+}
+
+// --- drawing --------------------------------------------------------------------------
+
+void ViewportRenderer::setTransformUniforms(const Program& p, const RenderTarget& target, int imageW, int imageH) {
+    gl_.Uniform2f(p.pan, static_cast<float>(view_.panX), static_cast<float>(view_.panY));
+    gl_.Uniform1f(p.zoom, static_cast<float>(view_.zoom));
+    gl_.Uniform2f(p.viewport, static_cast<float>(target.width), static_cast<float>(target.height));
+    gl_.Uniform2f(p.imageSize, static_cast<float>(std::max(imageW, 1)), static_cast<float>(std::max(imageH, 1)));
+}
+
+void ViewportRenderer::setSampling(Texture& t, bool allowFiltering) {
+    gl_.BindTexture(GL_TEXTURE_2D, t.id);
+    if (allowFiltering && !view_.magnifies()) {
+        if (t.mipmapsStale) {
+            gl_.GenerateMipmap(GL_TEXTURE_2D);
+            t.mipmapsStale = false;
+        }
+        gl_.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+        gl_.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    } else {
+        gl_.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        gl_.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    }
+}
+
+void ViewportRenderer::render(const RenderTarget& target) {
+    if (!initialized_) throw Error("ViewportRenderer: initialize() first, with the context current");
+    gl_.BindFramebuffer(GL_FRAMEBUFFER, target.framebuffer);
+    gl_.Viewport(0, 0, target.width, target.height);
+    // The host (Qt) may leave any state behind: set what the drawing depends on.
+    gl_.Disable(GL_DEPTH_TEST);
+    gl_.Disable(GL_STENCIL_TEST);
+    gl_.Disable(GL_SCISSOR_TEST);
+    gl_.Disable(GL_CULL_FACE);
+    gl_.Disable(GL_BLEND);
+    gl_.ClearColor(background_.r, background_.g, background_.b, background_.a);
+    gl_.Clear(GL_COLOR_BUFFER_BIT);
+    if (target.width <= 0 || target.height <= 0) return;
+
+    const int w = viewWidth(), h = viewHeight();
+    const bool orientation = colourMap_ == ColourMap::Orientation;
+    const bool haveView = orientation ? (angle_.id && strength_.id) : image_.id != 0;
+    if (haveView) {
+        const float quad[] = {0, 0, static_cast<float>(w), 0, 0, static_cast<float>(h),
+                              static_cast<float>(w), static_cast<float>(h)};
+        gl_.BindBuffer(GL_ARRAY_BUFFER, quadVbo_);
+        gl_.BufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_DYNAMIC_DRAW);
+        gl_.BindBuffer(GL_ARRAY_BUFFER, 0);
+        const Program& p = orientation ? orientation_ : grey_;
+        gl_.UseProgram(p.id);
+        setTransformUniforms(p, target, w, h);
+        if (orientation) {
+            // Angles do not average (0° and 179° are neighbours): always nearest.
+            gl_.ActiveTexture(GL_TEXTURE0);
+            setSampling(angle_, false);
+            gl_.ActiveTexture(GL_TEXTURE1);
+            setSampling(strength_, false);
+            gl_.Uniform1i(p.angle, 0);
+            gl_.Uniform1i(p.strength, 1);
+            gl_.Uniform1f(p.maxStrength, static_cast<float>(maxStrength_));
+        } else {
+            gl_.ActiveTexture(GL_TEXTURE0);
+            setSampling(image_, true);
+            gl_.Uniform1i(p.image, 0);
+            gl_.Uniform1f(p.scale, static_cast<float>(formatOf(imageType_).scale));
+            gl_.Uniform1f(p.lo, static_cast<float>(lo_));
+            gl_.Uniform1f(p.hi, static_cast<float>(hi_));
+        }
+        gl_.BindVertexArray(quadVao_);
+        gl_.DrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    }
+
+    gl_.UseProgram(solid_.id);
+    setTransformUniforms(solid_, target, w, h);
+    if (contoursDirty_) uploadContourBuffer();
+    if (!contourVertices_.empty()) {
+        gl_.BindVertexArray(contourVao_);
+        auto drawLoops = [&](const std::vector<GLint>& first, const std::vector<GLsizei>& count, Rgba c) {
+            if (first.empty()) return;
+            gl_.Uniform4f(solid_.colour, c.r, c.g, c.b, c.a);
+            gl_.MultiDrawArrays(GL_LINE_LOOP, first.data(), count.data(), static_cast<GLsizei>(first.size()));
+            // The points too: a one-pixel contour has no line, and line ends are half-open.
+            gl_.MultiDrawArrays(GL_POINTS, first.data(), count.data(), static_cast<GLsizei>(first.size()));
+        };
+        drawLoops(outerFirst_, outerCount_, outerColour_);
+        drawLoops(holeFirst_, holeCount_, holeColour_);
+    }
+    if (glyphDirty_ || glyphForW_ != w || glyphForH_ != h) uploadGlyphBuffer();
+    if (glyphVertexCount_ > 0) {
+        gl_.Enable(GL_BLEND);
+        gl_.BlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+        gl_.Uniform4f(solid_.colour, glyphColour_.r, glyphColour_.g, glyphColour_.b, glyphColour_.a);
+        gl_.BindVertexArray(glyphVao_);
+        gl_.DrawArrays(GL_TRIANGLES, 0, glyphVertexCount_);
+        gl_.Disable(GL_BLEND);
+    }
+    gl_.BindVertexArray(0);
+    gl_.UseProgram(0);
+    gl_.ActiveTexture(GL_TEXTURE1);
+    gl_.BindTexture(GL_TEXTURE_2D, 0);
+    gl_.ActiveTexture(GL_TEXTURE0);
+    gl_.BindTexture(GL_TEXTURE_2D, 0);
+    gl_.check("ViewportRenderer::render");
+}
+
+}  // namespace linescope::render

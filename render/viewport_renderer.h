@@ -1,0 +1,181 @@
+// The viewport's OpenGL work, free of widgets: one view image in a texture (uploaded from
+// the CPU through pixel buffer objects, or written by CUDA through render/cuda_gl_interop.h),
+// drawn with pan and zoom through a colour-map shader, the contours as line buffers, and the
+// structuring-element glyph. It draws into whatever context is current when its methods are
+// called: the QOpenGLWidget's in the app, a bare EGL pbuffer context in tests.
+//
+// Thread: every method runs on the thread whose OpenGL context is current (the GUI thread in
+// the app). initialize() and release() bracket one context's life: Qt may destroy and
+// recreate the widget's context, and then the owner calls release() (context still current)
+// and initialize() again, and re-uploads or re-registers the views (contextGeneration()).
+#pragma once
+
+#include "compute/contours/contours.h"
+#include "compute/image.h"
+#include "compute/sweep.h"
+#include "render/gl_functions.h"
+#include "render/se_glyph.h"
+#include "render/view_transform.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace linescope::render {
+
+// How the view's values become colours (both are shaders).
+enum class ColourMap {
+    Grey,         // (v − lo) / (hi − lo), clamped, as grey
+    Orientation,  // design.md §1: hue = 360°·α/180, saturation 1, value = strength / max
+};
+
+struct Rgba {
+    float r = 0, g = 0, b = 0, a = 1;
+};
+
+// Where to draw: a framebuffer object (0: the default framebuffer; Qt: the widget's
+// defaultFramebufferObject()) and its size in pixels.
+struct RenderTarget {
+    GLuint framebuffer = 0;
+    int width = 0;
+    int height = 0;
+};
+
+// The textures a view lives in, for CUDA interop (cudaGraphicsGLRegisterImage).
+enum class ViewTexture {
+    Image,        // the grey view: GL_R8, GL_R16 or GL_R32F after its pixel type
+    Angle,        // orientation map: α in degrees, GL_R32F
+    Strength,     // orientation map: strength, GL_R32F
+};
+
+class ViewportRenderer {
+public:
+    ViewportRenderer() = default;
+    ViewportRenderer(const ViewportRenderer&) = delete;
+    ViewportRenderer& operator=(const ViewportRenderer&) = delete;
+    ~ViewportRenderer() = default;  // touches no OpenGL: call release() while the context lives
+
+    // Loads the entry points, compiles the shaders, creates the buffers. Context current.
+    // Throws linescope::Error (with the shader log) on failure.
+    void initialize(GlProcLoader loader);
+    // Deletes every OpenGL object. Context current. The CPU-side state (view transform,
+    // range, contours, glyph) survives, so initialize() on a new context restores it except
+    // for the view textures, which the owner uploads (or CUDA writes) again.
+    void release();
+    bool initialized() const { return initialized_; }
+    // Increases at every initialize(): texture names change, interop must re-register.
+    std::uint64_t contextGeneration() const { return generation_; }
+    const GlFunctions& gl() const { return gl_; }
+
+    // The grey view from the CPU: copied into a pixel buffer object and uploaded from there,
+    // so the driver transfers it asynchronously (the buffer is orphaned at each upload, so a
+    // new frame never waits for the previous transfer). uint8 → GL_R8, uint16 → GL_R16
+    // (normalized), float → GL_R32F.
+    template <class T>
+    void uploadImage(ImageView<const T> image);
+    // Allocates the grey view's texture without pixels (for CUDA to write). Reallocates only
+    // when the type or size changes.
+    void allocateImage(PixelType type, int width, int height);
+    // The value range shown from black to white, in the view's own units (0…255 for uint8,
+    // 0…65535 for uint16, any for float).
+    void setDisplayRange(double lo, double hi);
+
+    // The orientation map: α (degrees, any value; taken modulo 180 in the shader) and the
+    // strength, both float, with the strength shown as white-point maxStrength.
+    void uploadOrientation(ImageView<const float> angleDegrees, ImageView<const float> strength,
+                           double maxStrength);
+    template <class T>
+    void uploadOrientation(const SweepResult<T>& sweep);  // α_k of argIndex, strength, its max
+    void allocateOrientation(int width, int height);      // for CUDA to write
+    void setMaxStrength(double maxStrength);
+
+    void setColourMap(ColourMap map) { colourMap_ = map; }
+    ColourMap colourMap() const { return colourMap_; }
+
+    // Contours as line loops through the pixel centres, outer and hole borders in their colours.
+    void setContours(const Contours& contours);
+    void clearContours();
+    void setContourColours(Rgba outer, Rgba hole) { outerColour_ = outer; holeColour_ = hole; }
+
+    // The SE glyph: the segment of λ pixels at the angle around image pixel (x, y), as the
+    // engine's own line pixels (segmentGlyph), drawn as whole image pixels.
+    void setGlyph(double angleDegrees, int length, int x, int y);
+    void clearGlyph();
+    void setGlyphColour(Rgba c) { glyphColour_ = c; }
+
+    void setView(const ViewTransform& view) { view_ = view; }
+    const ViewTransform& view() const { return view_; }
+    void setBackground(Rgba c) { background_ = c; }
+
+    // Size of the current view (the image or the orientation map), 0×0 when none.
+    int viewWidth() const;
+    int viewHeight() const;
+
+    // Clears the target and draws image, contours and glyph. Context current.
+    void render(const RenderTarget& target);
+
+    // The texture name of a view (0 when not allocated), for interop.
+    GLuint texture(ViewTexture which) const;
+
+private:
+    struct Texture {
+        GLuint id = 0;
+        GLuint pbo = 0;
+        int width = 0;
+        int height = 0;
+        GLint internalFormat = 0;
+        bool mipmapsStale = true;
+    };
+    struct Program {
+        GLuint id = 0;
+        GLint pan = -1, zoom = -1, viewport = -1, imageSize = -1;
+        GLint colour = -1;
+        GLint image = -1, scale = -1, lo = -1, hi = -1;
+        GLint angle = -1, strength = -1, maxStrength = -1;
+    };
+
+    void ensureTexture(Texture& t, GLint internalFormat, int width, int height);
+    void uploadPlane(Texture& t, const void* rows, std::size_t rowBytes, std::ptrdiff_t strideBytes,
+                     int height, GLenum format, GLenum type);
+    void deleteTexture(Texture& t);
+    Program buildProgram(const char* vertex, const char* fragment, const char* name);
+    void setTransformUniforms(const Program& p, const RenderTarget& target, int imageW, int imageH);
+    void setSampling(Texture& t, bool allowFiltering);
+    void uploadGlyphBuffer();
+    void uploadContourBuffer();
+
+    GlFunctions gl_{};
+    bool initialized_ = false;
+    std::uint64_t generation_ = 0;
+
+    Texture image_, angle_, strength_;
+    PixelType imageType_ = PixelType::U8;
+    Program grey_, orientation_, solid_;
+    GLuint quadVao_ = 0, quadVbo_ = 0;
+    GLuint contourVao_ = 0, contourVbo_ = 0;
+    GLuint glyphVao_ = 0, glyphVbo_ = 0;
+
+    ViewTransform view_;
+    ColourMap colourMap_ = ColourMap::Grey;
+    double lo_ = 0, hi_ = 255;
+    double maxStrength_ = 1;
+    Rgba background_{0.12f, 0.12f, 0.12f, 1};
+
+    // Contours: the vertices of every border, and the (first, count) of outer and hole loops.
+    std::vector<float> contourVertices_;
+    std::vector<GLint> outerFirst_, holeFirst_;
+    std::vector<GLsizei> outerCount_, holeCount_;
+    bool contoursDirty_ = false;
+    Rgba outerColour_{1, 0.85f, 0, 1};
+    Rgba holeColour_{0, 0.8f, 1, 1};
+
+    bool hasGlyph_ = false;
+    double glyphAngle_ = 0;
+    int glyphLength_ = 1, glyphX_ = 0, glyphY_ = 0;
+    int glyphForW_ = -1, glyphForH_ = -1;  // the view size the glyph buffer was built for
+    bool glyphDirty_ = false;
+    GLsizei glyphVertexCount_ = 0;
+    Rgba glyphColour_{1, 0.2f, 0.2f, 1};
+};
+
+}  // namespace linescope::render
