@@ -10,11 +10,11 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config   # C++20 compiler, CMake >= 3.25 with presets, Ninja
-  qt6-base-dev                                   # Qt 6 Core/Gui/Widgets/OpenGL/Test (+ platform plugins)
+  qt6-base-dev libqt6opengl6-dev                 # Qt 6 Core/Gui/Widgets/Test (+ platform plugins), OpenGL/OpenGLWidgets (the viewport)
   libopencv-dev                                  # image files in app/, the OpenCV oracle tests, resources/tools
   libimgui-dev                                   # Dear ImGui overlay (render/)
   libgl-dev libegl-dev                           # OpenGL and EGL headers and loaders (render/)
-  xvfb xauth                                     # xvfb-run: GUI tests without a display
+  xvfb xauth libgl1-mesa-dri                     # xvfb-run + Mesa OpenGL: GUI tests without a display
 )
 
 if [ "${1:-}" = "--list" ]; then

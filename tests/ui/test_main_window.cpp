@@ -1,0 +1,183 @@
+// The main window end to end (label gui, under Xvfb without a display): open a sample, move
+// each control, wait for the Result snapshot, read the viewport's framebuffer back at 1:1
+// and compare every visible pixel with the engine's own lineMorph of the image in grey; a
+// file that is not an image shows an error dialog and the window carries on.
+#include "ui/main_window.h"
+#include "ui/viewport_widget.h"
+
+#include "compute/line_morph.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDial>
+#include <QDoubleSpinBox>
+#include <QMenu>
+#include <QMessageBox>
+#include <QOpenGLContext>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+
+using namespace linescope;
+using linescope::ui::MainWindow;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private:
+    std::unique_ptr<MainWindow> window_;
+
+    // Whether the viewport holds the Result snapshot of exactly these parameters.
+    bool shows(MorphOp op, double angle, int length) const {
+        const auto snap = window_->viewport()->snapshot();
+        if (!snap) return false;
+        const auto& p = std::get<session::ResultParams>(snap->request.params);
+        return p.op == op && p.line.angle == angle && p.line.length == length;
+    }
+
+    // The framebuffer at 1:1 against the engine's result on the CPU, pixel for pixel.
+    void compareWithEngine(MorphOp op, double angle, int length) {
+        QTRY_VERIFY_WITH_TIMEOUT(shows(op, angle, length), 30000);
+        auto* vp = window_->viewport();
+        vp->zoomOneToOne();
+        const QImage fb = vp->grabFramebuffer();
+        QVERIFY2(vp->glError().isEmpty(), qPrintable(vp->glError()));
+        QCOMPARE(fb.width(), static_cast<int>(std::lround(vp->width() * vp->devicePixelRatioF())));
+
+        const auto image = window_->session().image();
+        QVERIFY(image);
+        const auto* src = std::get_if<Image<std::uint8_t>>(image.get());
+        QVERIFY2(src, "the samples are 8-bit grey");
+        EngineOptions cpu;
+        cpu.backend = Backend::Cpu;
+        const Image<std::uint8_t> expected = lineMorph<std::uint8_t>(op, src->cview(), {angle, length}, cpu);
+
+        const auto& view = vp->view();
+        QCOMPARE(view.zoom, 1.0);
+        long compared = 0, wrong = 0;
+        QString first;
+        for (int sy = 0; sy < fb.height(); ++sy) {
+            for (int sx = 0; sx < fb.width(); ++sx) {
+                const int x = view.pixelX(sx + 0.5), y = view.pixelY(sy + 0.5);
+                if (x < 0 || y < 0 || x >= expected.width() || y >= expected.height()) continue;
+                const QRgb c = fb.pixel(sx, sy);
+                const int want = expected.cview().at(x, y);
+                ++compared;
+                if (qRed(c) != want || qGreen(c) != want || qBlue(c) != want) {
+                    if (wrong++ == 0)
+                        first = QString("image (%1, %2): shown (%3, %4, %5), engine %6")
+                                    .arg(x).arg(y).arg(qRed(c)).arg(qGreen(c)).arg(qBlue(c)).arg(want);
+                }
+            }
+        }
+        QVERIFY2(compared >= 100 * 100, qPrintable(QString("only %1 pixels visible").arg(compared)));
+        QVERIFY2(wrong == 0, qPrintable(QString("%1 of %2 pixels differ; first at %3").arg(wrong).arg(compared).arg(first)));
+    }
+
+private slots:
+    void init() {
+        MainWindow::Options options;
+        options.engine.engine.backend = Backend::Cpu;
+        options.samplesDir = QStringLiteral(LINESCOPE_SAMPLES_DIR);
+        options.useSettings = false;
+        window_ = std::make_unique<MainWindow>(options);
+        window_->resize(1200, 800);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+        QOpenGLContext* ctx = window_->viewport()->context();
+        if (!ctx || !ctx->isValid())
+            QSKIP("no OpenGL context for the viewport here");
+        const auto f = ctx->format();
+        if (f.majorVersion() * 10 + f.minorVersion() < 33)
+            QSKIP(qPrintable(QString("OpenGL %1.%2 < 3.3 here").arg(f.majorVersion()).arg(f.minorVersion())));
+        QVERIFY2(window_->viewport()->glError().isEmpty(), qPrintable(window_->viewport()->glError()));
+    }
+    void cleanup() { window_.reset(); }
+
+    void samplesMenuListsTheSamples() {
+        QStringList names;
+        for (QAction* a : window_->samplesMenu()->actions()) names << a->text();
+        QVERIFY2(names.contains("oriented_texture"), qPrintable(names.join(", ")));
+        QVERIFY(names.contains("fingerprint"));
+    }
+
+    void slidersChangeTheViewToTheEngineResult() {
+        QAction* sample = nullptr;
+        for (QAction* a : window_->samplesMenu()->actions())
+            if (a->text() == "oriented_texture") sample = a;
+        QVERIFY(sample);
+        sample->trigger();
+        QVERIFY(window_->session().image());
+
+        // Defaults first (opening, 0°, λ 21).
+        compareWithEngine(MorphOp::Open, 0.0, 21);
+
+        // The angle slider, in 0.1° steps: the dial and spin box follow.
+        window_->angleSlider()->setValue(375);
+        QCOMPARE(window_->angleSpin()->value(), 37.5);
+        QCOMPARE(window_->angleDial()->value(), 375);
+        compareWithEngine(MorphOp::Open, 37.5, 21);
+
+        // An arrow key on the slider: +0.1°.
+        window_->angleSlider()->setFocus();
+        QTest::keyClick(window_->angleSlider(), Qt::Key_Right);
+        QCOMPARE(window_->angleSlider()->value(), 376);
+        compareWithEngine(MorphOp::Open, 37.6, 21);
+
+        // The λ slider; the spin box follows.
+        window_->lengthSlider()->setValue(41);
+        QCOMPARE(window_->lengthSpin()->value(), 41);
+        compareWithEngine(MorphOp::Open, 37.6, 41);
+
+        // A drag: many values in a row, the newest wins.
+        for (int v = 3; v <= 61; v += 2) window_->lengthSlider()->setValue(v);
+        compareWithEngine(MorphOp::Open, 37.6, 61);
+
+        // The spin box drives the slider, and the operator combo.
+        window_->angleSpin()->setValue(122.3);
+        QCOMPARE(window_->angleSlider()->value(), 1223);
+        window_->operatorCombo()->setCurrentIndex(window_->operatorCombo()->findText("Top-hat"));
+        compareWithEngine(MorphOp::TopHat, 122.3, 61);
+        window_->operatorCombo()->setCurrentIndex(window_->operatorCombo()->findText("Erosion"));
+        compareWithEngine(MorphOp::Erode, 122.3, 61);
+    }
+
+    void badFileShowsAnErrorAndTheWindowSurvives() {
+        QVERIFY(window_->openFile(QStringLiteral(LINESCOPE_SAMPLES_DIR "/fingerprint.png")));
+        compareWithEngine(MorphOp::Open, 0.0, 21);
+        const auto before = window_->session().image();
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString bad = dir.filePath("not_an_image.png");
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("this is not a PNG file\n");
+        }
+        QVERIFY(!window_->openFile(bad));
+        QMessageBox* box = window_->errorDialog();
+        QVERIFY(box);
+        QTRY_VERIFY(box->isVisible());
+        QVERIFY2(box->text().contains("not_an_image.png"), qPrintable(box->text()));
+        QCOMPARE(window_->session().image(), before);  // the current image is kept
+        box->accept();
+        QTRY_VERIFY(!window_->errorDialog());
+
+        QVERIFY(!window_->openFile(dir.filePath("missing.png")));
+        QVERIFY(window_->errorDialog());
+        window_->errorDialog()->accept();
+
+        // Still alive and working.
+        QVERIFY(window_->isVisible());
+        window_->lengthSlider()->setValue(9);
+        compareWithEngine(MorphOp::Open, 0.0, 9);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

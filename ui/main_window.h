@@ -1,0 +1,100 @@
+// The main window: the viewport in the centre, a controls dock (operator, angle slider +
+// dial + spin box in 0.1° steps, λ slider + spin box), File > Open (dialog, drag and drop,
+// recent files), a Samples menu, and a status bar with the engine's notices and timings.
+// It owns the Session; slider moves call its setters (which return at once: the engine
+// thread coalesces a dragged slider) and published Result snapshots go to the viewport.
+//
+// Thread: UI thread only. It never waits for the engine.
+#pragma once
+
+#include "app/session/session.h"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+class QComboBox;
+class QDial;
+class QDoubleSpinBox;
+class QLabel;
+class QMenu;
+class QMessageBox;
+class QSlider;
+class QSpinBox;
+
+namespace linescope::ui {
+
+class ViewportWidget;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    struct Options {
+        session::EngineQueue::Options engine;  // the session's engine (backend, threads)
+        QString samplesDir;                    // folder of the Samples menu's *.png ("" : none)
+        bool useSettings = true;               // recent files in QSettings (tests: off)
+    };
+    explicit MainWindow(const Options& options, QWidget* parent = nullptr);
+    explicit MainWindow(QWidget* parent = nullptr) : MainWindow(Options{}, parent) {}
+    ~MainWindow() override;
+
+    // Opens an image file into the session. On failure shows a (non-blocking) error dialog
+    // and keeps the current image; returns false.
+    bool openFile(const QString& path);
+
+    // The controls, in the units the session uses (they also move the widgets).
+    void setAngle(double degrees);      // 0…180, rounded to 0.1°
+    void setLength(int length);         // 1…501
+    void setOperator(MorphOp op);
+
+    session::Session& session() { return *session_; }
+    ViewportWidget* viewport() const { return viewport_; }
+    QSlider* angleSlider() const { return angleSlider_; }
+    QDial* angleDial() const { return angleDial_; }
+    QDoubleSpinBox* angleSpin() const { return angleSpin_; }
+    QSlider* lengthSlider() const { return lengthSlider_; }
+    QSpinBox* lengthSpin() const { return lengthSpin_; }
+    QComboBox* operatorCombo() const { return opCombo_; }
+    QMenu* samplesMenu() const { return samplesMenu_; }
+    // The error dialog shown last, while it is open (nullptr otherwise).
+    QMessageBox* errorDialog() const;
+    QStringList recentFiles() const { return recent_; }
+
+    static constexpr int kAngleSteps = 1800;  // slider units: 0.1°
+    static constexpr int kMaxLength = 501;
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    void buildMenus();
+    void buildControls();
+    void fillSamplesMenu();
+    void rebuildRecentMenu();
+    void addRecent(const QString& path);
+    void showError(const QString& title, const QString& text);
+    void onSnapshot(session::RequestKind kind, const session::SnapshotPtr& snapshot);
+    void openDialog();
+
+    Options options_;
+    std::unique_ptr<session::Session> session_;
+    ViewportWidget* viewport_ = nullptr;
+    QComboBox* opCombo_ = nullptr;
+    QSlider* angleSlider_ = nullptr;
+    QDial* angleDial_ = nullptr;
+    QDoubleSpinBox* angleSpin_ = nullptr;
+    QSlider* lengthSlider_ = nullptr;
+    QSpinBox* lengthSpin_ = nullptr;
+    QLabel* imageLabel_ = nullptr;
+    QMenu* samplesMenu_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QPointer<QMessageBox> errorBox_;
+    QStringList recent_;
+    QString currentFile_;
+};
+
+}  // namespace linescope::ui
