@@ -2,7 +2,7 @@
 # From a fresh Debian 12 clone to a tested build, in one command (the README's):
 #   1. installs the build dependencies (packaging/install-deps.sh: apt, skipped when present),
 #   2. configures and builds the "release" CMake preset into build/ (Ninja, Release),
-#   3. runs every test suite with CTest (labels engine, oracle, cli), under xvfb-run when
+#   3. runs every test suite with CTest (labels engine, oracle, cli, render, session, gui), under xvfb-run when
 #      there is no display.
 # Idempotent: a second run rebuilds only what changed. Extra arguments go to ctest, e.g.
 #   ./packaging/quickstart-test.sh -L engine
