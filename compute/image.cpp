@@ -13,7 +13,7 @@ const char* pixelTypeName(PixelType t) {
     return "?";
 }
 
-void requireNoNaN(ImageView<const float> v) {
+void detail::requireNoNaNFloat(ImageView<const float> v) {
     for (int y = 0; y < v.height; ++y) {
         const float* r = v.row(y);
         for (int x = 0; x < v.width; ++x)

@@ -96,10 +96,17 @@ private:
     std::vector<T> pixels_;
 };
 
-// Throws Error when a float image holds NaN (order-based morphology is undefined on NaN).
-void requireNoNaN(ImageView<const float> v);
+namespace detail {
+void requireNoNaNFloat(ImageView<const float> v);
+}
+// Throws Error when a float image holds NaN (order-based morphology is undefined on NaN);
+// integer images cannot. One template for every type, so that an explicit
+// requireNoNaN<float>(…) checks too (an overload beside a template would lose to it).
 template <class T>
-void requireNoNaN(ImageView<const T>) {}
+void requireNoNaN(ImageView<const T> v) {
+    if constexpr (std::is_same_v<std::remove_const_t<T>, float>) detail::requireNoNaNFloat(v);
+    else (void)v;
+}
 
 // Throws Error when the views differ in size or when either is empty.
 template <class A, class B>

@@ -7,11 +7,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define LINESCOPE_HD __host__ __device__
-#else
-#define LINESCOPE_HD
-#endif
+#include "compute/host_device.h"
 
 namespace linescope {
 

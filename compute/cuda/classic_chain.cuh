@@ -16,29 +16,29 @@ struct ChainGeometry {
     int dx = 1, dy = 0;  // normalised: dx > 0, or dx == 0 and dy > 0
 
     // Steps from p back to its chain's first pixel: p's position along the chain.
-    LS_CLASSIC_HD int position(int x, int y) const {
+    LINESCOPE_HD inline int position(int x, int y) const {
         const int tx = dx > 0 ? x / dx : INT_MAX;
         const int ty = dy > 0 ? y / dy : dy < 0 ? (height - 1 - y) / -dy : INT_MAX;
         return tx < ty ? tx : ty;
     }
     // Pixels of the chain that starts at (xs, ys).
-    LS_CLASSIC_HD int length(int xs, int ys) const {
+    LINESCOPE_HD inline int length(int xs, int ys) const {
         const int nx = dx > 0 ? (width - 1 - xs) / dx + 1 : INT_MAX;
         const int ny = dy > 0 ? (height - 1 - ys) / dy + 1 : dy < 0 ? ys / -dy + 1 : INT_MAX;
         return nx < ny ? nx : ny;
     }
     // Chains start where p − step leaves the image: the first dx columns, then (for the
     // other columns) the first dy rows, or the last −dy rows when dy < 0.
-    LS_CLASSIC_HD int leftColumns() const { return dx < width ? dx : width; }
-    LS_CLASSIC_HD int edgeRows() const {
+    LINESCOPE_HD inline int leftColumns() const { return dx < width ? dx : width; }
+    LINESCOPE_HD inline int edgeRows() const {
         const int r = dy < 0 ? -dy : dy;
         return r < height ? r : height;
     }
-    LS_CLASSIC_HD int chainCount() const { return leftColumns() * height + edgeRows() * (width - leftColumns()); }
+    LINESCOPE_HD inline int chainCount() const { return leftColumns() * height + edgeRows() * (width - leftColumns()); }
     // The start of chain i. Consecutive i are consecutive rows of the left columns (row
     // chains: one row a thread) or consecutive columns of the edge rows (column chains):
     // neighbouring threads read neighbouring addresses wherever a chain runs downwards.
-    LS_CLASSIC_HD void start(int i, int& xs, int& ys) const {
+    LINESCOPE_HD inline void start(int i, int& xs, int& ys) const {
         const int left = leftColumns() * height;
         if (i < left) {
             xs = i / height;
@@ -51,7 +51,7 @@ struct ChainGeometry {
         ys = dy > 0 ? r : height - 1 - r;
     }
     // The longest chain: one that starts in a corner.
-    LS_CLASSIC_HD int maxLength() const {
+    LINESCOPE_HD inline int maxLength() const {
         const int nx = dx > 0 ? (width - 1) / dx + 1 : INT_MAX;
         const int ady = dy < 0 ? -dy : dy;
         const int ny = ady > 0 ? (height - 1) / ady + 1 : INT_MAX;
@@ -83,7 +83,7 @@ inline VhgwWindow vhgwWindowOf(const ChainGeometry& g, int left, int right) {
 // Block `b` of chain `chain`: the running prefix and suffix folds within the block, written
 // at each pixel of the block. False when the chain has no such block.
 template <class Op, class T>
-LS_CLASSIC_HD bool vhgwScanBlock(DeviceImageView<const T> src, DeviceImageView<T> prefix, DeviceImageView<T> suffix,
+LINESCOPE_HD inline bool vhgwScanBlock(DeviceImageView<const T> src, DeviceImageView<T> prefix, DeviceImageView<T> suffix,
                                  const ChainGeometry& g, const VhgwWindow& w, int chain, int b) {
     int xs, ys;
     g.start(chain, xs, ys);
@@ -116,7 +116,7 @@ LS_CLASSIC_HD bool vhgwScanBlock(DeviceImageView<const T> src, DeviceImageView<T
 // window is `block` long, so unless it starts a block it reaches the next one, and a
 // clipped one that does not start at 0 ends at the chain's last pixel.
 template <class Op, class T>
-LS_CLASSIC_HD T vhgwCombinePixel(DeviceImageView<const T> prefix, DeviceImageView<const T> suffix,
+LINESCOPE_HD inline T vhgwCombinePixel(DeviceImageView<const T> prefix, DeviceImageView<const T> suffix,
                                  const ChainGeometry& g, const VhgwWindow& w, int x, int y) {
     const int t = g.position(x, y);
     const int xs = x - t * g.dx, ys = y - t * g.dy;

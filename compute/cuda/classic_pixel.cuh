@@ -16,28 +16,23 @@
 #include <limits>
 #include <type_traits>
 
-#ifdef __CUDACC__
-#define LS_CLASSIC_HD __host__ __device__ inline
-#else
-#define LS_CLASSIC_HD inline
-#endif
 
 namespace linescope::cuda::classic {
 
 template <class T>
-LS_CLASSIC_HD T highestValue() {
+LINESCOPE_HD inline T highestValue() {
     if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
     else return std::numeric_limits<T>::max();
 }
 template <class T>
-LS_CLASSIC_HD T lowestValue() {
+LINESCOPE_HD inline T lowestValue() {
     if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
     else return std::numeric_limits<T>::lowest();
 }
 
 // −0 → +0. __fadd_rn on the device: it is never contracted or reassociated away.
 template <class T>
-LS_CLASSIC_HD T canonical(T v) {
+LINESCOPE_HD inline T canonical(T v) {
     if constexpr (std::is_floating_point_v<T>) {
 #ifdef __CUDA_ARCH__
         return __fadd_rn(v, 0.0f);
@@ -52,22 +47,22 @@ LS_CLASSIC_HD T canonical(T v) {
 // Erosion folds with MinOp, dilation with MaxOp; top() never wins the fold.
 struct MinOp {
     template <class T>
-    LS_CLASSIC_HD static T inner(T x, T y) { return y < x ? y : x; }
+    LINESCOPE_HD inline static T inner(T x, T y) { return y < x ? y : x; }
     template <class T>
-    LS_CLASSIC_HD static T top() { return highestValue<T>(); }
+    LINESCOPE_HD inline static T top() { return highestValue<T>(); }
 };
 struct MaxOp {
     template <class T>
-    LS_CLASSIC_HD static T inner(T x, T y) { return x < y ? y : x; }
+    LINESCOPE_HD inline static T inner(T x, T y) { return x < y ? y : x; }
     template <class T>
-    LS_CLASSIC_HD static T top() { return lowestValue<T>(); }
+    LINESCOPE_HD inline static T top() { return lowestValue<T>(); }
 };
 
 // Order-preserving 32-bit keys, for atomicMax on pixel types that have no atomic of their
 // own. For floats: positives get the sign bit set, negatives are inverted, so unsigned
 // order is float order; on canonical values (no −0, no NaN) the map is one-to-one.
 template <class T>
-LS_CLASSIC_HD std::uint32_t orderedKey(T v) {
+LINESCOPE_HD inline std::uint32_t orderedKey(T v) {
     if constexpr (std::is_floating_point_v<T>) {
         std::uint32_t b;
         std::memcpy(&b, &v, sizeof b);
@@ -77,7 +72,7 @@ LS_CLASSIC_HD std::uint32_t orderedKey(T v) {
     }
 }
 template <class T>
-LS_CLASSIC_HD T fromOrderedKey(std::uint32_t k) {
+LINESCOPE_HD inline T fromOrderedKey(std::uint32_t k) {
     if constexpr (std::is_floating_point_v<T>) {
         const std::uint32_t b = (k & 0x80000000u) ? (k & 0x7FFFFFFFu) : ~k;
         T v;
@@ -92,7 +87,7 @@ LS_CLASSIC_HD T fromOrderedKey(std::uint32_t k) {
 // between processors (x86: 0xFFC00000, the GPU: 0x7FFFFFFF): a NaN result takes the host's
 // bits, passed in, so that both backends agree bit for bit.
 template <class T>
-LS_CLASSIC_HD T topHatPixel(T f, T g, std::uint32_t hostNaNBits) {
+LINESCOPE_HD inline T topHatPixel(T f, T g, std::uint32_t hostNaNBits) {
     if constexpr (std::is_floating_point_v<T>) {
 #ifdef __CUDA_ARCH__
         T d = __fsub_rn(f, g);

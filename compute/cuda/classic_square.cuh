@@ -18,7 +18,7 @@ struct RectWindow {
 
 // Naive: the whole window straight from device memory.
 template <class Op, class T>
-LS_CLASSIC_HD T naiveWindowPixel(DeviceImageView<const T> src, const RectWindow& w, int x, int y) {
+LINESCOPE_HD inline T naiveWindowPixel(DeviceImageView<const T> src, const RectWindow& w, int x, int y) {
     const int x0 = x - w.left > 0 ? x - w.left : 0;
     const int x1 = x + w.right < src.width - 1 ? x + w.right : src.width - 1;
     const int y0 = y - w.up > 0 ? y - w.up : 0;
@@ -31,7 +31,7 @@ LS_CLASSIC_HD T naiveWindowPixel(DeviceImageView<const T> src, const RectWindow&
     return acc;
 }
 
-LS_CLASSIC_HD void atomicMaxKey(std::uint32_t* p, std::uint32_t k) {
+LINESCOPE_HD inline void atomicMaxKey(std::uint32_t* p, std::uint32_t k) {
 #ifdef __CUDA_ARCH__
     atomicMax(reinterpret_cast<unsigned int*>(p), static_cast<unsigned int>(k));
 #else
@@ -43,7 +43,7 @@ LS_CLASSIC_HD void atomicMaxKey(std::uint32_t* p, std::uint32_t k) {
 // p ∈ [qx − right, qx + left] × [qy − down, qy + up] (the window read backwards), by an
 // atomic maximum on order-preserving keys: the paper's "assign within RADIUS in the output".
 template <class T>
-LS_CLASSIC_HD void scatterDilatePixel(DeviceImageView<const T> src, DeviceImageView<std::uint32_t> keys,
+LINESCOPE_HD inline void scatterDilatePixel(DeviceImageView<const T> src, DeviceImageView<std::uint32_t> keys,
                                       const RectWindow& w, int x, int y) {
     const std::uint32_t k = orderedKey(canonical(src.at(x, y)));
     const int x0 = x - w.right > 0 ? x - w.right : 0;
@@ -68,7 +68,7 @@ struct TileRegion {
     int x0, x1, y0, y1;  // the input the block reaches, clipped to the image; x1, y1 exclusive
 };
 
-LS_CLASSIC_HD TileRegion tileRegion(const RectWindow& w, int width, int height, int bx, int by) {
+LINESCOPE_HD inline TileRegion tileRegion(const RectWindow& w, int width, int height, int bx, int by) {
     const int ox = bx * kTileW, oy = by * kTileH;
     TileRegion r;
     r.x0 = ox - w.left > 0 ? ox - w.left : 0;
@@ -80,14 +80,14 @@ LS_CLASSIC_HD TileRegion tileRegion(const RectWindow& w, int width, int height, 
 
 // Thread `tid` of `threads` stages its share of the chunk [cx0, cx0 + cw) × [cy0, cy0 + ch).
 template <class T>
-LS_CLASSIC_HD void tileLoadChunk(DeviceImageView<const T> src, T* tile, int cx0, int cy0, int cw, int ch, int tid,
+LINESCOPE_HD inline void tileLoadChunk(DeviceImageView<const T> src, T* tile, int cx0, int cy0, int cw, int ch, int tid,
                                  int threads) {
     for (int i = tid; i < cw * ch; i += threads) tile[i] = canonical(src.at(cx0 + i % cw, cy0 + i / cw));
 }
 
 // The fold of output (x, y) over the part of its window inside the staged chunk.
 template <class Op, class T>
-LS_CLASSIC_HD T tileFoldChunk(const T* tile, const RectWindow& w, int width, int height, int x, int y, int cx0,
+LINESCOPE_HD inline T tileFoldChunk(const T* tile, const RectWindow& w, int width, int height, int x, int y, int cx0,
                               int cy0, int cw, int ch, T acc) {
     int x0 = x - w.left, x1 = x + w.right, y0 = y - w.up, y1 = y + w.down;
     if (x0 < cx0) x0 = cx0;

@@ -1,15 +1,11 @@
 // A 2-D view of pixels in device memory, usable on both sides; pitch is in bytes.
 #pragma once
 
+#include "compute/host_device.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
-
-#ifndef __CUDACC__
-#define LS_HOST_DEVICE
-#else
-#define LS_HOST_DEVICE __host__ __device__
-#endif
 
 namespace linescope::cuda {
 
@@ -20,15 +16,15 @@ struct DeviceImageView {
     int height = 0;
     std::size_t pitch = 0;  // bytes between rows
 
-    LS_HOST_DEVICE T* row(int y) const {
+    LINESCOPE_HD T* row(int y) const {
         return reinterpret_cast<T*>(reinterpret_cast<
             std::conditional_t<std::is_const_v<T>, const unsigned char, unsigned char>*>(data) +
             static_cast<std::size_t>(y) * pitch);
     }
-    LS_HOST_DEVICE T& at(int x, int y) const { return row(y)[x]; }
+    LINESCOPE_HD T& at(int x, int y) const { return row(y)[x]; }
     // A view of mutable pixels converts to a view of const ones.
     template <class U = T, std::enable_if_t<!std::is_const_v<U>, int> = 0>
-    LS_HOST_DEVICE operator DeviceImageView<const U>() const { return {data, width, height, pitch}; }
+    LINESCOPE_HD operator DeviceImageView<const U>() const { return {data, width, height, pitch}; }
 };
 
 // Rows padded to 512 bytes: coalesced row starts, and buffers reusable across sizes.

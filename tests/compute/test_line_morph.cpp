@@ -360,6 +360,17 @@ private slots:
         LINESCOPE_CHECK(fails.count() == 0, fails.summary());
     }
 
+    // The NaN check holds however it is called (deduced or with an explicit type).
+    void nanCheckEveryCall() {
+        Image<float> img(3, 2, 1.0f);
+        img.at(2, 1) = std::numeric_limits<float>::quiet_NaN();
+        QVERIFY_THROWS_EXCEPTION(Error, requireNoNaN(img.cview()));
+        QVERIFY_THROWS_EXCEPTION(Error, requireNoNaN<float>(img.cview()));
+        QVERIFY_THROWS_EXCEPTION(Error, requireNoNaN<const float>(img.cview()));
+        const Image<std::uint8_t> u8(3, 2, 7);
+        requireNoNaN<std::uint8_t>(u8.cview());  // integers have no NaN: no throw
+    }
+
     void errors() {
         Failures fails;
         errorCases<std::uint8_t>(fails);
