@@ -21,6 +21,7 @@ using GlProcLoader = void* (*)(const char* name);
     X(PFNGLDISABLEPROC, Disable)                                                                \
     X(PFNGLBLENDFUNCPROC, BlendFunc)                                                            \
     X(PFNGLVIEWPORTPROC, Viewport)                                                              \
+    X(PFNGLSCISSORPROC, Scissor)                                                                \
     X(PFNGLCLEARCOLORPROC, ClearColor)                                                          \
     X(PFNGLCLEARPROC, Clear)                                                                    \
     X(PFNGLPIXELSTOREIPROC, PixelStorei)                                                        \

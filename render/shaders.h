@@ -36,27 +36,55 @@ void main() {
 )";
 
 // Orientation: design.md §1, the same HSV sectors as compute/orientation_colours.cpp.
+// hsv(alpha, value) is shared by the plain map and the blend over the image: the renderer
+// compiles each of them from two sources, the header below and then the function.
+inline constexpr const char* kOrientationHsv = R"(
+vec3 hsv(float alpha, float value) {
+    float h = mod(2.0 * mod(alpha, 180.0), 360.0) / 60.0;
+    int sector = int(floor(h)) % 6;
+    float f = h - floor(h);
+    float q = value * (1.0 - f), t = value * f;
+    if (sector == 0) return vec3(value, t, 0.0);
+    if (sector == 1) return vec3(q, value, 0.0);
+    if (sector == 2) return vec3(0.0, value, t);
+    if (sector == 3) return vec3(0.0, q, value);
+    if (sector == 4) return vec3(t, 0.0, value);
+    return vec3(value, 0.0, q);
+}
+)";
+
 inline constexpr const char* kOrientation = R"(#version 330 core
 in vec2 vTex;
 uniform sampler2D uAngle;
 uniform sampler2D uStrength;
 uniform float uMaxStrength;
 out vec4 fragColour;
+vec3 hsv(float alpha, float value);
 void main() {
-    float alpha = mod(texture(uAngle, vTex).r, 180.0);
     float value = uMaxStrength > 0.0 ? clamp(texture(uStrength, vTex).r / uMaxStrength, 0.0, 1.0) : 0.0;
-    float h = mod(2.0 * alpha, 360.0) / 60.0;
-    int sector = int(floor(h)) % 6;
-    float f = h - floor(h);
-    float q = value * (1.0 - f), t = value * f;
-    vec3 rgb;
-    if (sector == 0) rgb = vec3(value, t, 0.0);
-    else if (sector == 1) rgb = vec3(q, value, 0.0);
-    else if (sector == 2) rgb = vec3(0.0, value, t);
-    else if (sector == 3) rgb = vec3(0.0, q, value);
-    else if (sector == 4) rgb = vec3(t, 0.0, value);
-    else rgb = vec3(value, 0.0, q);
-    fragColour = vec4(rgb, 1.0);
+    fragColour = vec4(hsv(texture(uAngle, vTex).r, value), 1.0);
+}
+)";
+
+// Orientation over the grey view: the colour at full value, weighted by blend · strength.
+inline constexpr const char* kOrientationOverImage = R"(#version 330 core
+in vec2 vTex;
+uniform sampler2D uImage;
+uniform float uScale;
+uniform float uLo;
+uniform float uHi;
+uniform sampler2D uAngle;
+uniform sampler2D uStrength;
+uniform float uMaxStrength;
+uniform float uBlend;
+out vec4 fragColour;
+vec3 hsv(float alpha, float value);
+void main() {
+    float v = texture(uImage, vTex).r * uScale;
+    float g = uHi > uLo ? clamp((v - uLo) / (uHi - uLo), 0.0, 1.0) : float(v >= uHi);
+    float value = uMaxStrength > 0.0 ? clamp(texture(uStrength, vTex).r / uMaxStrength, 0.0, 1.0) : 0.0;
+    vec3 colour = hsv(texture(uAngle, vTex).r, 1.0);
+    fragColour = vec4(mix(vec3(g), colour, clamp(uBlend * value, 0.0, 1.0)), 1.0);
 }
 )";
 

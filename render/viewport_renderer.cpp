@@ -47,7 +47,9 @@ void ViewportRenderer::initialize(GlProcLoader loader) {
     gl_.load(loader);
     while (gl_.GetError() != GL_NO_ERROR) {}  // errors the host left behind are not ours
     grey_ = buildProgram(shaders::kVertex, shaders::kGrey, "grey");
-    orientation_ = buildProgram(shaders::kVertex, shaders::kOrientation, "orientation");
+    orientation_ = buildProgram(shaders::kVertex, shaders::kOrientation, "orientation", shaders::kOrientationHsv);
+    orientationOver_ = buildProgram(shaders::kVertex, shaders::kOrientationOverImage, "orientation over image",
+                                    shaders::kOrientationHsv);
     solid_ = buildProgram(shaders::kVertex, shaders::kSolid, "solid");
 
     auto makeVao = [&](GLuint& vao, GLuint& vbo) {
@@ -63,11 +65,13 @@ void ViewportRenderer::initialize(GlProcLoader loader) {
     makeVao(quadVao_, quadVbo_);
     makeVao(contourVao_, contourVbo_);
     makeVao(glyphVao_, glyphVbo_);
+    makeVao(needleVao_, needleVbo_);
     gl_.check("ViewportRenderer::initialize");
     initialized_ = true;
     ++generation_;
     contoursDirty_ = true;  // the CPU-side contours and glyph are uploaded again
     glyphDirty_ = true;
+    needlesDirty_ = true;
 }
 
 void ViewportRenderer::release() {
@@ -75,15 +79,15 @@ void ViewportRenderer::release() {
     deleteTexture(image_);
     deleteTexture(angle_);
     deleteTexture(strength_);
-    for (Program* p : {&grey_, &orientation_, &solid_}) {
+    for (Program* p : {&grey_, &orientation_, &orientationOver_, &solid_}) {
         gl_.DeleteProgram(p->id);
         *p = Program{};
     }
-    for (GLuint* vao : {&quadVao_, &contourVao_, &glyphVao_}) {
+    for (GLuint* vao : {&quadVao_, &contourVao_, &glyphVao_, &needleVao_}) {
         gl_.DeleteVertexArrays(1, vao);
         *vao = 0;
     }
-    for (GLuint* vbo : {&quadVbo_, &contourVbo_, &glyphVbo_}) {
+    for (GLuint* vbo : {&quadVbo_, &contourVbo_, &glyphVbo_, &needleVbo_}) {
         gl_.DeleteBuffers(1, vbo);
         *vbo = 0;
     }
@@ -91,10 +95,11 @@ void ViewportRenderer::release() {
 }
 
 ViewportRenderer::Program ViewportRenderer::buildProgram(const char* vertex, const char* fragment,
-                                                         const char* name) {
-    auto compile = [&](GLenum kind, const char* source) {
+                                                         const char* name, const char* fragmentTail) {
+    auto compile = [&](GLenum kind, const char* source, const char* tail) {
         const GLuint s = gl_.CreateShader(kind);
-        gl_.ShaderSource(s, 1, &source, nullptr);
+        const char* parts[] = {source, tail};
+        gl_.ShaderSource(s, tail ? 2 : 1, parts, nullptr);
         gl_.CompileShader(s);
         GLint ok = GL_FALSE;
         gl_.GetShaderiv(s, GL_COMPILE_STATUS, &ok);
@@ -107,8 +112,8 @@ ViewportRenderer::Program ViewportRenderer::buildProgram(const char* vertex, con
         }
         return s;
     };
-    const GLuint vs = compile(GL_VERTEX_SHADER, vertex);
-    const GLuint fs = compile(GL_FRAGMENT_SHADER, fragment);
+    const GLuint vs = compile(GL_VERTEX_SHADER, vertex, nullptr);
+    const GLuint fs = compile(GL_FRAGMENT_SHADER, fragment, fragmentTail);
     Program p;
     p.id = gl_.CreateProgram();
     gl_.AttachShader(p.id, vs);
@@ -137,6 +142,7 @@ ViewportRenderer::Program ViewportRenderer::buildProgram(const char* vertex, con
     p.angle = gl_.GetUniformLocation(p.id, "uAngle");
     p.strength = gl_.GetUniformLocation(p.id, "uStrength");
     p.maxStrength = gl_.GetUniformLocation(p.id, "uMaxStrength");
+    p.blend = gl_.GetUniformLocation(p.id, "uBlend");
     return p;
 }
 
@@ -272,10 +278,10 @@ template void ViewportRenderer::uploadOrientation<float>(const SweepResult<float
 void ViewportRenderer::setMaxStrength(double maxStrength) { maxStrength_ = maxStrength; }
 
 int ViewportRenderer::viewWidth() const {
-    return colourMap_ == ColourMap::Orientation ? angle_.width : image_.width;
+    return colourMap_ == ColourMap::Orientation ? angle_.width : image_.id ? image_.width : angle_.width;
 }
 int ViewportRenderer::viewHeight() const {
-    return colourMap_ == ColourMap::Orientation ? angle_.height : image_.height;
+    return colourMap_ == ColourMap::Orientation ? angle_.height : image_.id ? image_.height : angle_.height;
 }
 
 GLuint ViewportRenderer::texture(ViewTexture which) const {
@@ -300,6 +306,8 @@ void ViewportRenderer::setContours(const Contours& contours) {
         const bool hole = i < contours.hole.size() && contours.hole[i];
         (hole ? holeFirst_ : outerFirst_).push_back(static_cast<GLint>(contours.offsets[i]));
         (hole ? holeCount_ : outerCount_).push_back(static_cast<GLsizei>(contours.length(i)));
+        contourFirst_.push_back(static_cast<GLint>(contours.offsets[i]));
+        contourCount_.push_back(static_cast<GLsizei>(contours.length(i)));
     }
 }
 
@@ -309,7 +317,14 @@ void ViewportRenderer::clearContours() {
     outerCount_.clear();
     holeFirst_.clear();
     holeCount_.clear();
+    contourFirst_.clear();
+    contourCount_.clear();
     contoursDirty_ = true;
+}
+
+void ViewportRenderer::setNeedles(std::vector<float> endpoints) {
+    needles_ = std::move(endpoints);
+    needlesDirty_ = true;
 }
 
 void ViewportRenderer::setGlyph(double angleDegrees, int length, int x, int y) {
@@ -357,10 +372,10 @@ void ViewportRenderer::uploadGlyphBuffer() {
 
 // --- drawing --------------------------------------------------------------------------
 
-void ViewportRenderer::setTransformUniforms(const Program& p, const RenderTarget& target, int imageW, int imageH) {
+void ViewportRenderer::setTransformUniforms(const Program& p, const PixelRect& area, int imageW, int imageH) {
     gl_.Uniform2f(p.pan, static_cast<float>(view_.panX), static_cast<float>(view_.panY));
     gl_.Uniform1f(p.zoom, static_cast<float>(view_.zoom));
-    gl_.Uniform2f(p.viewport, static_cast<float>(target.width), static_cast<float>(target.height));
+    gl_.Uniform2f(p.viewport, static_cast<float>(area.width), static_cast<float>(area.height));
     gl_.Uniform2f(p.imageSize, static_cast<float>(std::max(imageW, 1)), static_cast<float>(std::max(imageH, 1)));
 }
 
@@ -381,82 +396,126 @@ void ViewportRenderer::setSampling(Texture& t, bool allowFiltering) {
 
 void ViewportRenderer::render(const RenderTarget& target) {
     if (!initialized_) throw Error("ViewportRenderer: initialize() first, with the context current");
+    const PixelRect whole{0, 0, target.width, target.height};
+    const PixelRect area = target.area.empty() ? whole : target.area;
+    const PixelRect clip = target.clip.empty() ? area : target.clip;
     gl_.BindFramebuffer(GL_FRAMEBUFFER, target.framebuffer);
-    gl_.Viewport(0, 0, target.width, target.height);
-    // The host (Qt) may leave any state behind: set what the drawing depends on.
+    // OpenGL's window coordinates have y up: flip the top-left rectangles.
+    gl_.Viewport(area.x, target.height - area.y - area.height, area.width, area.height);
+    // The host (Qt, ImGui) may leave any state behind: set what the drawing depends on.
     gl_.Disable(GL_DEPTH_TEST);
     gl_.Disable(GL_STENCIL_TEST);
-    gl_.Disable(GL_SCISSOR_TEST);
     gl_.Disable(GL_CULL_FACE);
     gl_.Disable(GL_BLEND);
-    gl_.ClearColor(background_.r, background_.g, background_.b, background_.a);
-    gl_.Clear(GL_COLOR_BUFFER_BIT);
-    if (target.width <= 0 || target.height <= 0) return;
-
-    const int w = viewWidth(), h = viewHeight();
-    const bool orientation = colourMap_ == ColourMap::Orientation;
-    const bool haveView = orientation ? (angle_.id && strength_.id) : image_.id != 0;
-    if (haveView) {
-        const float quad[] = {0, 0, static_cast<float>(w), 0, 0, static_cast<float>(h),
-                              static_cast<float>(w), static_cast<float>(h)};
-        gl_.BindBuffer(GL_ARRAY_BUFFER, quadVbo_);
-        gl_.BufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_DYNAMIC_DRAW);
-        gl_.BindBuffer(GL_ARRAY_BUFFER, 0);
-        const Program& p = orientation ? orientation_ : grey_;
-        gl_.UseProgram(p.id);
-        setTransformUniforms(p, target, w, h);
-        if (orientation) {
-            // Angles do not average (0° and 179° are neighbours): always nearest.
-            gl_.ActiveTexture(GL_TEXTURE0);
-            setSampling(angle_, false);
-            gl_.ActiveTexture(GL_TEXTURE1);
-            setSampling(strength_, false);
-            gl_.Uniform1i(p.angle, 0);
-            gl_.Uniform1i(p.strength, 1);
-            gl_.Uniform1f(p.maxStrength, static_cast<float>(maxStrength_));
-        } else {
-            gl_.ActiveTexture(GL_TEXTURE0);
-            setSampling(image_, true);
-            gl_.Uniform1i(p.image, 0);
-            gl_.Uniform1f(p.scale, static_cast<float>(formatOf(imageType_).scale));
-            gl_.Uniform1f(p.lo, static_cast<float>(lo_));
-            gl_.Uniform1f(p.hi, static_cast<float>(hi_));
-        }
-        gl_.BindVertexArray(quadVao_);
-        gl_.DrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    gl_.Enable(GL_SCISSOR_TEST);
+    gl_.Scissor(clip.x, target.height - clip.y - clip.height, clip.width, clip.height);
+    if (target.clear) {
+        gl_.ClearColor(background_.r, background_.g, background_.b, background_.a);
+        gl_.Clear(GL_COLOR_BUFFER_BIT);
     }
+    if (target.width > 0 && target.height > 0 && !area.empty() && !clip.empty()) {
+        const int w = viewWidth(), h = viewHeight();
+        drawView(area, w, h);
+        drawLines(area, w, h);
+    }
+    gl_.Disable(GL_SCISSOR_TEST);
+    gl_.BindVertexArray(0);
+    gl_.UseProgram(0);
+    for (GLenum unit : {GL_TEXTURE2, GL_TEXTURE1, GL_TEXTURE0}) {
+        gl_.ActiveTexture(unit);
+        gl_.BindTexture(GL_TEXTURE_2D, 0);
+    }
+    gl_.check("ViewportRenderer::render");
+}
 
+void ViewportRenderer::fill(const RenderTarget& target, const PixelRect& rect, Rgba colour) {
+    if (rect.empty()) return;
+    gl_.BindFramebuffer(GL_FRAMEBUFFER, target.framebuffer);
+    gl_.Enable(GL_SCISSOR_TEST);
+    gl_.Scissor(rect.x, target.height - rect.y - rect.height, rect.width, rect.height);
+    gl_.ClearColor(colour.r, colour.g, colour.b, colour.a);
+    gl_.Clear(GL_COLOR_BUFFER_BIT);
+    gl_.Disable(GL_SCISSOR_TEST);
+}
+
+void ViewportRenderer::drawView(const PixelRect& area, int w, int h) {
+    const bool orientation = colourMap_ != ColourMap::Grey;
+    const bool over = colourMap_ == ColourMap::OrientationOverImage;
+    const bool haveView = orientation ? (angle_.id && strength_.id && (!over || image_.id)) : image_.id != 0;
+    if (!haveView) return;
+    const float quad[] = {0, 0, static_cast<float>(w), 0, 0, static_cast<float>(h),
+                          static_cast<float>(w), static_cast<float>(h)};
+    gl_.BindBuffer(GL_ARRAY_BUFFER, quadVbo_);
+    gl_.BufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_DYNAMIC_DRAW);
+    gl_.BindBuffer(GL_ARRAY_BUFFER, 0);
+    const Program& p = over ? orientationOver_ : orientation ? orientation_ : grey_;
+    gl_.UseProgram(p.id);
+    setTransformUniforms(p, area, w, h);
+    if (orientation) {
+        // Angles do not average (0° and 179° are neighbours): always nearest.
+        gl_.ActiveTexture(GL_TEXTURE1);
+        setSampling(angle_, false);
+        gl_.ActiveTexture(GL_TEXTURE2);
+        setSampling(strength_, false);
+        gl_.Uniform1i(p.angle, 1);
+        gl_.Uniform1i(p.strength, 2);
+        gl_.Uniform1f(p.maxStrength, static_cast<float>(maxStrength_));
+        gl_.Uniform1f(p.blend, static_cast<float>(blend_));
+    }
+    if (!orientation || over) {
+        gl_.ActiveTexture(GL_TEXTURE0);
+        // Filtering the grey under the colours would blur it against nearest-sampled angles.
+        setSampling(image_, !over);
+        gl_.Uniform1i(p.image, 0);
+        gl_.Uniform1f(p.scale, static_cast<float>(formatOf(imageType_).scale));
+        gl_.Uniform1f(p.lo, static_cast<float>(lo_));
+        gl_.Uniform1f(p.hi, static_cast<float>(hi_));
+    }
+    gl_.BindVertexArray(quadVao_);
+    gl_.DrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+void ViewportRenderer::drawLines(const PixelRect& area, int w, int h) {
     gl_.UseProgram(solid_.id);
-    setTransformUniforms(solid_, target, w, h);
+    setTransformUniforms(solid_, area, w, h);
+    gl_.Enable(GL_BLEND);
+    gl_.BlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    if (needlesDirty_) {
+        gl_.BindBuffer(GL_ARRAY_BUFFER, needleVbo_);
+        gl_.BufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(needles_.size() * sizeof(float)),
+                       needles_.empty() ? nullptr : needles_.data(), GL_STATIC_DRAW);
+        gl_.BindBuffer(GL_ARRAY_BUFFER, 0);
+        needlesDirty_ = false;
+    }
+    if (!needles_.empty()) {
+        gl_.Uniform4f(solid_.colour, needleColour_.r, needleColour_.g, needleColour_.b, needleColour_.a);
+        gl_.BindVertexArray(needleVao_);
+        gl_.DrawArrays(GL_LINES, 0, static_cast<GLsizei>(needles_.size() / 2));
+    }
     if (contoursDirty_) uploadContourBuffer();
     if (!contourVertices_.empty()) {
         gl_.BindVertexArray(contourVao_);
-        auto drawLoops = [&](const std::vector<GLint>& first, const std::vector<GLsizei>& count, Rgba c) {
-            if (first.empty()) return;
+        auto drawLoops = [&](const GLint* first, const GLsizei* count, std::size_t n, Rgba c) {
+            if (n == 0) return;
             gl_.Uniform4f(solid_.colour, c.r, c.g, c.b, c.a);
-            gl_.MultiDrawArrays(GL_LINE_LOOP, first.data(), count.data(), static_cast<GLsizei>(first.size()));
+            gl_.MultiDrawArrays(GL_LINE_LOOP, first, count, static_cast<GLsizei>(n));
             // The points too: a one-pixel contour has no line, and line ends are half-open.
-            gl_.MultiDrawArrays(GL_POINTS, first.data(), count.data(), static_cast<GLsizei>(first.size()));
+            gl_.MultiDrawArrays(GL_POINTS, first, count, static_cast<GLsizei>(n));
         };
-        drawLoops(outerFirst_, outerCount_, outerColour_);
-        drawLoops(holeFirst_, holeCount_, holeColour_);
+        drawLoops(outerFirst_.data(), outerCount_.data(), outerFirst_.size(), outerColour_);
+        drawLoops(holeFirst_.data(), holeCount_.data(), holeFirst_.size(), holeColour_);
+        if (highlighted_ >= 0 && static_cast<std::size_t>(highlighted_) < contourFirst_.size()) {
+            const auto i = static_cast<std::size_t>(highlighted_);
+            drawLoops(&contourFirst_[i], &contourCount_[i], 1, highlightColour_);
+        }
     }
     if (glyphDirty_ || glyphForW_ != w || glyphForH_ != h) uploadGlyphBuffer();
     if (glyphVertexCount_ > 0) {
-        gl_.Enable(GL_BLEND);
-        gl_.BlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
         gl_.Uniform4f(solid_.colour, glyphColour_.r, glyphColour_.g, glyphColour_.b, glyphColour_.a);
         gl_.BindVertexArray(glyphVao_);
         gl_.DrawArrays(GL_TRIANGLES, 0, glyphVertexCount_);
-        gl_.Disable(GL_BLEND);
     }
-    gl_.BindVertexArray(0);
-    gl_.UseProgram(0);
-    gl_.ActiveTexture(GL_TEXTURE1);
-    gl_.BindTexture(GL_TEXTURE_2D, 0);
-    gl_.ActiveTexture(GL_TEXTURE0);
-    gl_.BindTexture(GL_TEXTURE_2D, 0);
-    gl_.check("ViewportRenderer::render");
+    gl_.Disable(GL_BLEND);
 }
 
 }  // namespace linescope::render

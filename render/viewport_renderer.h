@@ -27,18 +27,35 @@ namespace linescope::render {
 enum class ColourMap {
     Grey,         // (v − lo) / (hi − lo), clamped, as grey
     Orientation,  // design.md §1: hue = 360°·α/180, saturation 1, value = strength / max
+    // Orientation blended over the grey view (the Image texture, usually the original):
+    // hue and saturation as Orientation at full value, mixed into the grey by
+    // blend · strength / max, so weak pixels show the image and strong ones their colour.
+    OrientationOverImage,
 };
 
 struct Rgba {
     float r = 0, g = 0, b = 0, a = 1;
 };
 
+// A rectangle of the framebuffer in pixels, origin at the top-left corner, y down.
+struct PixelRect {
+    int x = 0, y = 0, width = 0, height = 0;
+    bool empty() const { return width <= 0 || height <= 0; }
+};
+
 // Where to draw: a framebuffer object (0: the default framebuffer; Qt: the widget's
-// defaultFramebufferObject()) and its size in pixels.
+// defaultFramebufferObject()) and its size in pixels. `area` is the part the view transform
+// maps into (screen (0, 0) is its top-left corner) and `clip` the part drawn; empty means the
+// whole framebuffer. Side-by-side views give each renderer one half as area and clip; a split
+// view gives both the whole area and each its side of the split as clip. `clear` clears the
+// clip to the background first.
 struct RenderTarget {
     GLuint framebuffer = 0;
     int width = 0;
     int height = 0;
+    PixelRect area{};
+    PixelRect clip{};
+    bool clear = true;
 };
 
 // The textures a view lives in, for CUDA interop (cudaGraphicsGLRegisterImage).
@@ -91,11 +108,23 @@ public:
 
     void setColourMap(ColourMap map) { colourMap_ = map; }
     ColourMap colourMap() const { return colourMap_; }
+    // The weight of the orientation colours in OrientationOverImage, 0…1.
+    void setOrientationBlend(double blend) { blend_ = blend; }
+
+    // Orientation needles: line segments in image coordinates, (x0, y0, x1, y1) each
+    // (render/orientation_needles.h makes them from a sweep), drawn in one colour.
+    void setNeedles(std::vector<float> endpoints);
+    void clearNeedles() { setNeedles({}); }
+    void setNeedleColour(Rgba c) { needleColour_ = c; }
 
     // Contours as line loops through the pixel centres, outer and hole borders in their colours.
     void setContours(const Contours& contours);
     void clearContours();
     void setContourColours(Rgba outer, Rgba hole) { outerColour_ = outer; holeColour_ = hole; }
+    // One contour drawn on top in the highlight colour (-1: none), e.g. the list's selection.
+    void setHighlightedContour(int index) { highlighted_ = index; }
+    void setHighlightColour(Rgba c) { highlightColour_ = c; }
+    std::size_t contourCount() const { return contourFirst_.size(); }
 
     // The SE glyph: the segment of λ pixels at the angle around image pixel (x, y), as the
     // engine's own line pixels (segmentGlyph), drawn as whole image pixels.
@@ -111,8 +140,12 @@ public:
     int viewWidth() const;
     int viewHeight() const;
 
-    // Clears the target and draws image, contours and glyph. Context current.
+    // Clears the target's clip (when asked) and draws image, needles, contours and glyph
+    // there. Context current.
     void render(const RenderTarget& target);
+
+    // Fills a rectangle of the target with a colour (a split view's divider). Context current.
+    void fill(const RenderTarget& target, const PixelRect& rect, Rgba colour);
 
     // The texture name of a view (0 when not allocated), for interop.
     GLuint texture(ViewTexture which) const;
@@ -131,15 +164,19 @@ private:
         GLint pan = -1, zoom = -1, viewport = -1, imageSize = -1;
         GLint colour = -1;
         GLint image = -1, scale = -1, lo = -1, hi = -1;
-        GLint angle = -1, strength = -1, maxStrength = -1;
+        GLint angle = -1, strength = -1, maxStrength = -1, blend = -1;
     };
 
     void ensureTexture(Texture& t, GLint internalFormat, int width, int height);
     void uploadPlane(Texture& t, const void* rows, std::size_t rowBytes, std::ptrdiff_t strideBytes,
                      int height, GLenum format, GLenum type);
     void deleteTexture(Texture& t);
-    Program buildProgram(const char* vertex, const char* fragment, const char* name);
-    void setTransformUniforms(const Program& p, const RenderTarget& target, int imageW, int imageH);
+    // The fragment shader is `fragment` followed by `fragmentTail` (shared functions), if any.
+    Program buildProgram(const char* vertex, const char* fragment, const char* name,
+                         const char* fragmentTail = nullptr);
+    void setTransformUniforms(const Program& p, const PixelRect& area, int imageW, int imageH);
+    void drawView(const PixelRect& area, int w, int h);
+    void drawLines(const PixelRect& area, int w, int h);
     void setSampling(Texture& t, bool allowFiltering);
     void uploadGlyphBuffer();
     void uploadContourBuffer();
@@ -150,24 +187,34 @@ private:
 
     Texture image_, angle_, strength_;
     PixelType imageType_ = PixelType::U8;
-    Program grey_, orientation_, solid_;
+    Program grey_, orientation_, orientationOver_, solid_;
     GLuint quadVao_ = 0, quadVbo_ = 0;
     GLuint contourVao_ = 0, contourVbo_ = 0;
     GLuint glyphVao_ = 0, glyphVbo_ = 0;
+    GLuint needleVao_ = 0, needleVbo_ = 0;
 
     ViewTransform view_;
     ColourMap colourMap_ = ColourMap::Grey;
     double lo_ = 0, hi_ = 255;
     double maxStrength_ = 1;
+    double blend_ = 0.7;
     Rgba background_{0.12f, 0.12f, 0.12f, 1};
 
     // Contours: the vertices of every border, and the (first, count) of outer and hole loops.
     std::vector<float> contourVertices_;
     std::vector<GLint> outerFirst_, holeFirst_;
     std::vector<GLsizei> outerCount_, holeCount_;
+    std::vector<GLint> contourFirst_;     // every contour, in the engine's order
+    std::vector<GLsizei> contourCount_;
+    int highlighted_ = -1;
+    Rgba highlightColour_{1, 0.3f, 1, 1};
     bool contoursDirty_ = false;
     Rgba outerColour_{1, 0.85f, 0, 1};
     Rgba holeColour_{0, 0.8f, 1, 1};
+
+    std::vector<float> needles_;
+    bool needlesDirty_ = false;
+    Rgba needleColour_{1, 1, 1, 0.9f};
 
     bool hasGlyph_ = false;
     double glyphAngle_ = 0;

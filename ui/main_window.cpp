@@ -1,6 +1,9 @@
 #include "ui/main_window.h"
 
+#include "ui/view_controls.h"
 #include "ui/viewport_widget.h"
+
+#include "app/io/image_io.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -19,6 +22,9 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QCloseEvent>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -56,8 +62,9 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
       session_(std::make_unique<session::Session>(options.engine)) {
     setWindowTitle(QStringLiteral("LineScope"));
     setAcceptDrops(true);
-    // Only the Result view is shown so far: the other views are not computed, so a slider
-    // drag never waits behind a sweep.
+    // Views nobody looks at are not computed, so a slider drag never waits behind them:
+    // updateLiveViews() turns the sweep on for the sweep views, the contours and the skew
+    // for their docks.
     session_->setLive(session::RequestKind::Sweep, false);
     session_->setLive(session::RequestKind::Contours, false);
     session_->setLive(session::RequestKind::Skew, false);
@@ -71,13 +78,50 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     buildControls();
     buildMenus();
 
+    progress_ = new QProgressBar(this);
+    progress_->setMaximumWidth(160);
+    progress_->setVisible(false);
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setVisible(false);
+    cancel_->setToolTip(tr("Stop the sweep (it starts again when a parameter changes)"));
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
+    connect(cancel_, &QPushButton::clicked, this, [this] {
+        session_->queue().cancel(session::RequestKind::Sweep);
+        progress_->setVisible(false);
+        cancel_->setVisible(false);
+        statusBar()->showMessage(tr("Sweep cancelled"), 5000);
+    });
+    connect(session_.get(), &session::Session::progress, this,
+            [this](session::RequestKind kind, int done, int total) {
+                if (kind != session::RequestKind::Sweep) return;
+                const bool running = done < total;
+                progress_->setRange(0, total);
+                progress_->setValue(done);
+                progress_->setFormat(tr("Sweep %v/%m"));
+                progress_->setVisible(running);
+                cancel_->setVisible(running);
+            });
+
     connect(session_.get(), &session::Session::snapshotReady, this, &MainWindow::onSnapshot);
+    connect(session_.get(), &session::Session::imageChanged, this,
+            [this] { viewport_->setOriginal(session_->image()); });
     connect(session_.get(), &session::Session::notice, this,
             [this](const QString& line) { statusBar()->showMessage(line, 10000); });
     statusBar()->showMessage(session_->queue().lastBackendNotice().isEmpty()
                                  ? tr("Open an image (File > Open, drag and drop, or Samples)")
                                  : session_->queue().lastBackendNotice());
-    resize(1100, 800);
+    resize(1280, 860);
+
+    // The GPU path when CUDA can run here; otherwise the check box says why not.
+    QString why;
+    const bool gpu = options_.preferGpu && viewport_->setGpuPath(true, &why);
+    viewport_->setGpuPath(false);
+    viewControls_->setGpuAvailable(gpu || (options_.preferGpu && why.isEmpty()), why);
+    if (options_.useSettings) loadSettings();
+    viewControls_->setGpuChecked(gpu && (!options_.useSettings || QSettings().value("gpu", true).toBool()));
+    updateLiveViews();
+    pushGpuParameters();
 }
 
 MainWindow::~MainWindow() = default;
@@ -125,6 +169,9 @@ void MainWindow::buildControls() {
     lengthRow->addWidget(lengthSpin_);
     form->addRow(tr("Length"), lengthRow);
 
+    viewControls_ = new ViewControls(panel);
+    form->addRow(viewControls_);
+
     imageLabel_ = new QLabel(tr("No image"), panel);
     imageLabel_->setWordWrap(true);
     form->addRow(imageLabel_);
@@ -143,6 +190,45 @@ void MainWindow::buildControls() {
     connect(opCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i >= 0) setOperator(static_cast<MorphOp>(opCombo_->itemData(i).toInt()));
     });
+
+    connect(viewControls_, &ViewControls::viewChanged, this, [this](ViewKind v) {
+        viewport_->setView(v);
+        updateLiveViews();
+    });
+    connect(viewControls_, &ViewControls::compareModeChanged, viewport_, &ViewportWidget::setCompareMode);
+    connect(viewControls_, &ViewControls::angleSetChanged, this, [this](const AngleSet& a) {
+        session_->setAngleSet(a);
+        pushGpuParameters();
+    });
+    connect(viewControls_, &ViewControls::orientationChanged, this, [this](bool blend, double amount, int step) {
+        viewport_->setOrientationBlend(blend, amount);
+        viewport_->setNeedles(step);
+    });
+    connect(viewControls_, &ViewControls::glyphVisibleChanged, viewport_, &ViewportWidget::setGlyphVisible);
+    connect(viewControls_, &ViewControls::gpuToggled, this, [this](bool on) {
+        QString why;
+        if (viewport_->setGpuPath(on, &why) != on && on) {
+            viewControls_->setGpuAvailable(false, why);
+            statusBar()->showMessage(tr("GPU drawing is not available: %1").arg(why), 10000);
+        }
+        pushGpuParameters();
+    });
+    session_->setAngleSet(viewControls_->angleSet());
+}
+
+void MainWindow::updateLiveViews() {
+    const ViewKind v = viewControls_->view();
+    const bool sweepView = v != ViewKind::Original && v != ViewKind::Result;
+    session_->setLive(session::RequestKind::Sweep, sweepView);
+}
+
+void MainWindow::pushGpuParameters() {
+    const auto& p = session_->parameters();
+    const auto sweep = session_->requestFor(session::RequestKind::Sweep);
+    SweepRequest req{p.op == MorphOp::TopHat ? MorphOp::Open : p.op, p.length, p.angles};
+    if (sweep) req = std::get<session::SweepParams>(sweep->params).sweep;
+    viewport_->setGpuParameters(p.op, LineParams{p.angle, p.length}, req);
+    viewport_->setGlyph(p.angle, p.length);
 }
 
 void MainWindow::setAngle(double degrees) {
@@ -154,6 +240,7 @@ void MainWindow::setAngle(double degrees) {
         angleSpin_->setValue(units / 10.0);
     }
     session_->setAngle(units / 10.0);
+    pushGpuParameters();
 }
 
 void MainWindow::setLength(int length) {
@@ -164,6 +251,7 @@ void MainWindow::setLength(int length) {
         lengthSpin_->setValue(length);
     }
     session_->setLength(length);
+    pushGpuParameters();
 }
 
 void MainWindow::setOperator(MorphOp op) {
@@ -172,6 +260,7 @@ void MainWindow::setOperator(MorphOp op) {
         opCombo_->setCurrentIndex(opCombo_->findData(static_cast<int>(op)));
     }
     session_->setOp(op);
+    pushGpuParameters();
 }
 
 void MainWindow::buildMenus() {
@@ -180,6 +269,9 @@ void MainWindow::buildMenus() {
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    file->addSeparator();
+    QAction* exportAction = file->addAction(tr("&Export View…"), this, &MainWindow::exportView);
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -260,11 +352,20 @@ void MainWindow::showError(const QString& title, const QString& text) {
 QMessageBox* MainWindow::errorDialog() const { return errorBox_.data(); }
 
 void MainWindow::onSnapshot(session::RequestKind kind, const session::SnapshotPtr& snapshot) {
-    if (kind != session::RequestKind::Result || !snapshot) return;
+    if (!snapshot) return;
     if (!snapshot->ok()) {
-        statusBar()->showMessage(tr("Engine: %1").arg(QString::fromStdString(snapshot->error)));
+        statusBar()->showMessage(tr("Engine (%1): %2")
+                                     .arg(QString::fromLatin1(session::requestKindName(kind)),
+                                          QString::fromStdString(snapshot->error)));
         return;
     }
+    if (kind == session::RequestKind::Sweep) {
+        viewport_->showSnapshot(snapshot);
+        progress_->setVisible(false);
+        cancel_->setVisible(false);
+        return;
+    }
+    if (kind != session::RequestKind::Result) return;
     viewport_->showSnapshot(snapshot);
     const auto& p = std::get<session::ResultParams>(snapshot->request.params);
     QString line = tr("%1 at %2°, λ = %3: %4 ms on the %5")
@@ -275,6 +376,103 @@ void MainWindow::onSnapshot(session::RequestKind kind, const session::SnapshotPt
                        .arg(snapshot->backend == Backend::Cuda ? QStringLiteral("GPU") : QStringLiteral("CPU"));
     if (!snapshot->notice.empty()) line += QStringLiteral(" — ") + QString::fromStdString(snapshot->notice);
     statusBar()->showMessage(line);
+}
+
+void MainWindow::exportView() {
+    const ViewKind v = viewControls_->view();
+    const QString suggested = QFileInfo(currentFile_).completeBaseName() + QStringLiteral("-") +
+                              QString::fromLatin1(viewKindName(v)).toLower();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), suggested + QStringLiteral(".png"),
+                                                      tr("PNG (*.png);;TIFF (*.tif *.tiff)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!writeView(path, &error)) showError(tr("Cannot export the view"), error);
+    else statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+bool MainWindow::writeView(const QString& path, QString* error) const {
+    try {
+        const ViewKind v = viewControls_->view();
+        cv::Mat out;
+        auto matOfAny = [](const session::AnyImage& img) {
+            return std::visit([](const auto& im) { return io::matOf(im); }, img);
+        };
+        if (v == ViewKind::Original || v == ViewKind::Result) {
+            const auto img = v == ViewKind::Original ? session_->image()
+                                                     : (viewport_->snapshot() ? viewport_->snapshot()->result : nullptr);
+            if (!img) throw io::IoError("there is no " + std::string(v == ViewKind::Original ? "image" : "result") + " yet");
+            out = matOfAny(*img);
+        } else {
+            const auto snap = viewport_->sweepSnapshot();
+            if (!snap) throw io::IoError("the sweep has not finished yet");
+            out = std::visit([&](const auto& s) -> cv::Mat {
+                switch (v) {
+                case ViewKind::Supremum: return io::matOf(s.sup);
+                case ViewKind::Infimum: return io::matOf(s.inf);
+                case ViewKind::Strength: return io::matOf(s.strength);
+                default: break;
+                }
+                const RgbImage rgb = orientationColours(s);
+                cv::Mat bgr(rgb.height, rgb.width, CV_8UC3);
+                for (int y = 0; y < rgb.height; ++y)
+                    for (int x = 0; x < rgb.width; ++x) {
+                        const std::uint8_t* p = &rgb.rgb[(static_cast<std::size_t>(y) * rgb.width + x) * 3];
+                        bgr.at<cv::Vec3b>(y, x) = cv::Vec3b(p[2], p[1], p[0]);
+                    }
+                return bgr;
+            }, *snap->sweep);
+        }
+        io::requireWritable(path.toStdString(), out.depth(), out.channels());
+        io::writeImage(path.toStdString(), out);
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+void MainWindow::loadSettings() {
+    QSettings s;
+    restoreGeometry(s.value("window/geometry").toByteArray());
+    restoreState(s.value("window/state").toByteArray());
+    if (s.contains("params/angle")) setAngle(s.value("params/angle").toDouble());
+    if (s.contains("params/length")) setLength(s.value("params/length").toInt());
+    if (s.contains("params/op")) setOperator(static_cast<MorphOp>(s.value("params/op").toInt()));
+    if (s.contains("view/kind")) viewControls_->setView(static_cast<ViewKind>(s.value("view/kind").toInt()));
+    if (s.contains("view/compare"))
+        viewControls_->setCompareMode(static_cast<CompareMode>(s.value("view/compare").toInt()));
+    if (s.contains("sweep/count"))
+        viewControls_->setAngleSet(AngleSet{s.value("sweep/start").toDouble(), s.value("sweep/step").toDouble(),
+                                            s.value("sweep/count").toInt()});
+    viewControls_->setBlend(s.value("orientation/blend", false).toBool(), s.value("orientation/amount", 0.7).toDouble());
+    viewControls_->setNeedleStep(s.value("orientation/needles", 0).toInt());
+    viewControls_->setGlyphVisible(s.value("view/glyph", true).toBool());
+}
+
+void MainWindow::saveSettings() const {
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState());
+    const auto& p = session_->parameters();
+    s.setValue("params/angle", p.angle);
+    s.setValue("params/length", p.length);
+    s.setValue("params/op", static_cast<int>(p.op));
+    s.setValue("view/kind", static_cast<int>(viewControls_->view()));
+    s.setValue("view/compare", static_cast<int>(viewControls_->compareMode()));
+    const AngleSet a = viewControls_->angleSet();
+    s.setValue("sweep/start", a.start);
+    s.setValue("sweep/step", a.step);
+    s.setValue("sweep/count", a.count);
+    s.setValue("orientation/blend", viewControls_->blend());
+    s.setValue("orientation/amount", viewControls_->blendAmount());
+    s.setValue("orientation/needles", viewControls_->needleStep());
+    s.setValue("view/glyph", viewControls_->glyphVisible());
+    s.setValue("gpu", viewControls_->gpuChecked());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (options_.useSettings) saveSettings();
+    QMainWindow::closeEvent(e);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {

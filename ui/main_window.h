@@ -1,8 +1,11 @@
 // The main window: the viewport in the centre, a controls dock (operator, angle slider +
-// dial + spin box in 0.1° steps, λ slider + spin box), File > Open (dialog, drag and drop,
-// recent files), a Samples menu, and a status bar with the engine's notices and timings.
-// It owns the Session; slider moves call its setters (which return at once: the engine
-// thread coalesces a dragged slider) and published Result snapshots go to the viewport.
+// dial + spin box in 0.1° steps, λ slider + spin box, and the View section: view, compare
+// mode, sweep angles, orientation options, glyph, GPU), File > Open (dialog, drag and drop,
+// recent files) and Export, a Samples menu, and a status bar with the engine's notices,
+// timings and a progress bar with Cancel for sweeps. It owns the Session; control moves call
+// its setters (which return at once: the engine thread coalesces a dragged slider) and
+// published snapshots go to the viewport. Settings (parameters, view options, window layout)
+// are kept between runs with QSettings.
 //
 // Thread: UI thread only. It never waits for the engine.
 #pragma once
@@ -22,12 +25,15 @@ class QDoubleSpinBox;
 class QLabel;
 class QMenu;
 class QMessageBox;
+class QProgressBar;
+class QPushButton;
 class QSlider;
 class QSpinBox;
 
 namespace linescope::ui {
 
 class ViewportWidget;
+class ViewControls;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -35,7 +41,8 @@ public:
     struct Options {
         session::EngineQueue::Options engine;  // the session's engine (backend, threads)
         QString samplesDir;                    // folder of the Samples menu's *.png ("" : none)
-        bool useSettings = true;               // recent files in QSettings (tests: off)
+        bool useSettings = true;               // recent files and parameters in QSettings (tests: off)
+        bool preferGpu = true;                 // draw through CUDA-OpenGL when CUDA can run
     };
     explicit MainWindow(const Options& options, QWidget* parent = nullptr);
     explicit MainWindow(QWidget* parent = nullptr) : MainWindow(Options{}, parent) {}
@@ -58,10 +65,15 @@ public:
     QSlider* lengthSlider() const { return lengthSlider_; }
     QSpinBox* lengthSpin() const { return lengthSpin_; }
     QComboBox* operatorCombo() const { return opCombo_; }
+    ViewControls* viewControls() const { return viewControls_; }
+    QProgressBar* progressBar() const { return progress_; }
     QMenu* samplesMenu() const { return samplesMenu_; }
     // The error dialog shown last, while it is open (nullptr otherwise).
     QMessageBox* errorDialog() const;
     QStringList recentFiles() const { return recent_; }
+    // Writes the shown view's data (not the screen): grey views in their own pixel type,
+    // the orientation map as 8-bit RGB. False with `error` set on failure.
+    bool writeView(const QString& path, QString* error) const;
 
     static constexpr int kAngleSteps = 1800;  // slider units: 0.1°
     static constexpr int kMaxLength = 501;
@@ -69,6 +81,7 @@ public:
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
+    void closeEvent(QCloseEvent* e) override;
 
 private:
     void buildMenus();
@@ -79,6 +92,11 @@ private:
     void showError(const QString& title, const QString& text);
     void onSnapshot(session::RequestKind kind, const session::SnapshotPtr& snapshot);
     void openDialog();
+    void exportView();
+    void updateLiveViews();
+    void pushGpuParameters();
+    void loadSettings();
+    void saveSettings() const;
 
     Options options_;
     std::unique_ptr<session::Session> session_;
@@ -90,6 +108,9 @@ private:
     QSlider* lengthSlider_ = nullptr;
     QSpinBox* lengthSpin_ = nullptr;
     QLabel* imageLabel_ = nullptr;
+    ViewControls* viewControls_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QPushButton* cancel_ = nullptr;
     QMenu* samplesMenu_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QPointer<QMessageBox> errorBox_;

@@ -1,13 +1,22 @@
 #include "ui/viewport_widget.h"
 
+#include "compute/line_geometry.h"
+#include "render/orientation_needles.h"
+#if defined(LINESCOPE_HAVE_CUDA)
+#include "render/gpu_views.h"
+#endif
+
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QPainter>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <type_traits>
 #include <variant>
 
@@ -20,7 +29,33 @@ void* loadGl(const char* name) {
     return ctx ? reinterpret_cast<void*>(ctx->getProcAddress(name)) : nullptr;
 }
 
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr int kSplitGrab = 6;  // logical pixels either side of the split line that grab it
+
+double msSince(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+double pixelAt(const session::AnyImage& img, int x, int y) {
+    return std::visit([&](const auto& im) -> double {
+        if (x < 0 || y < 0 || x >= im.width() || y >= im.height()) return kNaN;
+        return static_cast<double>(im.at(x, y));
+    }, img);
+}
+
 }  // namespace
+
+const char* viewKindName(ViewKind v) {
+    switch (v) {
+    case ViewKind::Original: return "Original";
+    case ViewKind::Result: return "Result";
+    case ViewKind::Supremum: return "Supremum";
+    case ViewKind::Infimum: return "Infimum";
+    case ViewKind::Orientation: return "Orientation";
+    case ViewKind::Strength: return "Strength";
+    }
+    return "?";
+}
 
 ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent) {
     QSurfaceFormat f = format();
@@ -30,10 +65,12 @@ ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent) {
     setFormat(f);
     setMinimumSize(200, 150);
     setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);  // the glyph and the probe follow the cursor
+    fpsClock_.start();
 }
 
 ViewportWidget::~ViewportWidget() {
-    // The renderer touches no OpenGL in its destructor: release while the context lives.
+    // The renderers touch no OpenGL in their destructors: release while the context lives.
     if (context()) {
         makeCurrent();
         releaseGl();
@@ -42,7 +79,18 @@ ViewportWidget::~ViewportWidget() {
 }
 
 void ViewportWidget::releaseGl() {
-    if (renderer_.initialized()) renderer_.release();
+    if (releaseHook_) releaseHook_();
+#if defined(LINESCOPE_HAVE_CUDA)
+    if (gpu_) {
+        try {
+            gpu_->releaseGl();
+        } catch (const std::exception& e) {
+            glError_ = QString::fromStdString(e.what());
+        }
+    }
+#endif
+    if (primary_.initialized()) primary_.release();
+    if (secondary_.initialized()) secondary_.release();
 }
 
 void ViewportWidget::contextAboutToBeDestroyed() {
@@ -65,8 +113,11 @@ void ViewportWidget::initializeGL() {
     connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &ViewportWidget::contextAboutToBeDestroyed,
             Qt::UniqueConnection);
     try {
-        renderer_.initialize(&loadGl);
-        uploadPending_ = snapshot_ != nullptr;  // textures do not survive a new context
+        primary_.initialize(&loadGl);
+        secondary_.initialize(&loadGl);
+        // Textures do not survive a new context: upload (or write) everything again.
+        primaryStale_ = secondaryStale_ = contoursStale_ = needlesStale_ = true;
+        gpuViewStale_ = true;
     } catch (const std::exception& e) {
         fail(QString::fromStdString(e.what()));
     }
@@ -88,25 +139,154 @@ void ViewportWidget::rangeOf(const session::AnyImage& img, double* lo, double* h
     }, img);
 }
 
-void ViewportWidget::showSnapshot(session::SnapshotPtr snapshot) {
-    if (!snapshot || !snapshot->ok() || !snapshot->result) return;
-    const int w = session::widthOf(*snapshot->result), h = session::heightOf(*snapshot->result);
-    const bool newSize = w != imageW_ || h != imageH_;
-    snapshot_ = std::move(snapshot);
-    imageW_ = w;
-    imageH_ = h;
-    uploadPending_ = true;
-    if (newSize && followWindow_) refit();
+// --- inputs ---------------------------------------------------------------------------
+
+void ViewportWidget::setView(ViewKind view) {
+    if (view == view_) return;
+    view_ = view;
+    primaryStale_ = gpuViewStale_ = needlesStale_ = true;
     update();
 }
 
+void ViewportWidget::setCompareMode(CompareMode mode) {
+    if (mode == compare_) return;
+    compare_ = mode;
+    secondaryStale_ = true;
+    if (followWindow_) refit();
+    update();
+}
+
+void ViewportWidget::setSplitPosition(double fraction) {
+    split_ = std::clamp(fraction, 0.0, 1.0);
+    update();
+}
+
+void ViewportWidget::viewSizeChanged(int w, int h) {
+    const bool newSize = w != imageW_ || h != imageH_;
+    imageW_ = w;
+    imageH_ = h;
+    if (newSize && followWindow_) refit();
+}
+
+void ViewportWidget::setOriginal(std::shared_ptr<const session::AnyImage> image) {
+    original_ = std::move(image);
+    if (original_) viewSizeChanged(session::widthOf(*original_), session::heightOf(*original_));
+    secondaryStale_ = primaryStale_ = true;
+    gpuSourceStale_ = gpuViewStale_ = true;
+    updateGlyph();
+    update();
+}
+
+void ViewportWidget::showSnapshot(session::SnapshotPtr snapshot) {
+    if (!snapshot || !snapshot->ok()) return;
+    if (snapshot->kind() == session::RequestKind::Result && snapshot->result) {
+        viewSizeChanged(session::widthOf(*snapshot->result), session::heightOf(*snapshot->result));
+        result_ = std::move(snapshot);
+        if (view_ == ViewKind::Result) primaryStale_ = true;
+    } else if (snapshot->kind() == session::RequestKind::Sweep && snapshot->sweep) {
+        sweep_ = std::move(snapshot);
+        if (view_ != ViewKind::Original && view_ != ViewKind::Result) primaryStale_ = true;
+        needlesStale_ = true;
+    } else {
+        return;
+    }
+    update();
+}
+
+void ViewportWidget::setContours(std::shared_ptr<const Contours> contours) {
+    contours_ = std::move(contours);
+    contoursStale_ = true;
+    update();
+}
+
+void ViewportWidget::setContoursVisible(bool visible) {
+    contoursVisible_ = visible;
+    contoursStale_ = true;
+    update();
+}
+
+void ViewportWidget::setHighlightedContour(int index) {
+    primary_.setHighlightedContour(index);
+    secondary_.setHighlightedContour(index);
+    update();
+}
+
+void ViewportWidget::setOrientationBlend(bool on, double blend) {
+    blend_ = on;
+    blendAmount_ = blend;
+    primaryStale_ = gpuViewStale_ = true;
+    update();
+}
+
+void ViewportWidget::setNeedles(int step) {
+    needleStep_ = step;
+    needlesStale_ = true;
+    update();
+}
+
+void ViewportWidget::setGlyph(double angleDegrees, int length) {
+    glyphAngle_ = angleDegrees;
+    glyphLength_ = length;
+    updateGlyph();
+    update();
+}
+
+void ViewportWidget::setGlyphVisible(bool visible) {
+    glyphVisible_ = visible;
+    updateGlyph();
+    update();
+}
+
+bool ViewportWidget::setGpuPath(bool on, QString* why) {
+#if defined(LINESCOPE_HAVE_CUDA)
+    if (on) {
+        std::string reason;
+        if (!render::GpuViews::available(&reason)) {
+            if (why) *why = QString::fromStdString(reason);
+            on = false;
+        } else if (!gpu_) {
+            gpu_ = std::make_unique<render::GpuViews>();
+        }
+    }
+    if (on == gpuOn_) return on;
+    gpuOn_ = on;
+    gpuSourceStale_ = gpuViewStale_ = primaryStale_ = true;
+    update();
+    return on;
+#else
+    if (on && why) *why = tr("this build has no CUDA backend");
+    gpuOn_ = false;
+    return false;
+#endif
+}
+
+void ViewportWidget::setGpuParameters(MorphOp op, const LineParams& line, const SweepRequest& sweep) {
+    gpuOp_ = op;
+    gpuLine_ = line;
+    gpuSweep_ = sweep;
+    if (gpuOn_) {
+        gpuViewStale_ = true;
+        update();
+    }
+}
+
+// --- pan and zoom ---------------------------------------------------------------------
+
+render::PixelRect ViewportWidget::primaryArea() const {
+    const int w = framebufferWidth(), h = framebufferHeight();
+    if (compare_ == CompareMode::SideBySide) return {w / 2, 0, w - w / 2, h};
+    return {0, 0, w, h};
+}
+
 void ViewportWidget::refit() {
-    view_ = render::ViewTransform::fit(imageW_, imageH_, framebufferWidth(), framebufferHeight());
+    const render::PixelRect a = primaryArea();
+    transform_ = render::ViewTransform::fit(imageW_, imageH_, a.width, a.height);
 }
 
 void ViewportWidget::zoomOneToOne() {
     followWindow_ = false;
-    view_ = render::ViewTransform::oneToOne(imageW_, imageH_, framebufferWidth(), framebufferHeight());
+    const render::PixelRect a = primaryArea();
+    transform_ = render::ViewTransform::oneToOne(imageW_, imageH_, a.width, a.height);
     update();
 }
 
@@ -120,32 +300,276 @@ void ViewportWidget::resizeGL(int, int) {
     if (followWindow_) refit();
 }
 
-void ViewportWidget::paintGL() {
-    if (!renderer_.initialized()) return;
-    try {
-        if (uploadPending_ && snapshot_) {
-            std::visit([&](const auto& im) { renderer_.uploadImage(im.cview()); }, *snapshot_->result);
-            double lo = 0, hi = 255;
-            rangeOf(*snapshot_->result, &lo, &hi);
-            renderer_.setDisplayRange(lo, hi);
-            uploadPending_ = false;
+// --- uploads --------------------------------------------------------------------------
+
+void ViewportWidget::uploadPrimary() {
+    primaryStale_ = false;
+    auto grey = [&](const session::AnyImage& img) {
+        std::visit([&](const auto& im) { primary_.uploadImage(im.cview()); }, img);
+        double lo = 0, hi = 255;
+        rangeOf(img, &lo, &hi);
+        primary_.setDisplayRange(lo, hi);
+        primary_.setColourMap(render::ColourMap::Grey);
+    };
+    switch (view_) {
+    case ViewKind::Original:
+        if (original_) grey(*original_);
+        return;
+    case ViewKind::Result:
+        if (result_) {
+            grey(*result_->result);
+            shownResultId_ = result_->id;
         }
-        renderer_.setView(view_);
-        renderer_.render({defaultFramebufferObject(), framebufferWidth(), framebufferHeight()});
+        return;
+    default: break;
+    }
+    if (!sweep_) return;
+    shownSweepId_ = sweep_->id;
+    std::visit([&](const auto& s) {
+        using T = std::remove_const_t<std::remove_pointer_t<decltype(s.sup.cview().data)>>;
+        auto greyPlane = [&](const Image<T>& plane) {
+            primary_.uploadImage(plane.cview());
+            double lo = 0, hi = 255;
+            if constexpr (std::is_same_v<T, float>) {
+                const auto px = plane.pixels();
+                if (!px.empty()) {
+                    const auto [mn, mx] = std::minmax_element(px.begin(), px.end());
+                    lo = *mn;
+                    hi = *mx;
+                }
+            } else {
+                hi = std::is_same_v<T, std::uint8_t> ? 255 : 65535;
+            }
+            primary_.setDisplayRange(lo, hi);
+            primary_.setColourMap(render::ColourMap::Grey);
+        };
+        switch (view_) {
+        case ViewKind::Supremum: greyPlane(s.sup); break;
+        case ViewKind::Infimum: greyPlane(s.inf); break;
+        case ViewKind::Strength: greyPlane(s.strength); break;
+        default:
+            primary_.uploadOrientation(s);
+            if (blend_ && original_) {
+                std::visit([&](const auto& im) { primary_.uploadImage(im.cview()); }, *original_);
+                double lo = 0, hi = 255;
+                rangeOf(*original_, &lo, &hi);
+                primary_.setDisplayRange(lo, hi);
+                primary_.setOrientationBlend(blendAmount_);
+                primary_.setColourMap(render::ColourMap::OrientationOverImage);
+            } else {
+                primary_.setColourMap(render::ColourMap::Orientation);
+            }
+            break;
+        }
+    }, *sweep_->sweep);
+}
+
+void ViewportWidget::uploadSecondary() {
+    secondaryStale_ = false;
+    if (!original_) return;
+    std::visit([&](const auto& im) { secondary_.uploadImage(im.cview()); }, *original_);
+    double lo = 0, hi = 255;
+    rangeOf(*original_, &lo, &hi);
+    secondary_.setDisplayRange(lo, hi);
+    secondary_.setColourMap(render::ColourMap::Grey);
+}
+
+bool ViewportWidget::drawGpuView() {
+#if defined(LINESCOPE_HAVE_CUDA)
+    if (!gpu_ || !original_ || view_ == ViewKind::Original) return false;
+    try {
+        if (gpuSourceStale_) {
+            std::visit([&](const auto& im) { gpu_->setSource(im.cview()); }, *original_);
+            gpuSourceStale_ = false;
+            gpuViewStale_ = true;
+        }
+        if (!gpuViewStale_) return true;
+        switch (view_) {
+        case ViewKind::Result:
+            gpu_->showResult(primary_, gpuOp_, gpuLine_);
+            primary_.setColourMap(render::ColourMap::Grey);
+            break;
+        case ViewKind::Supremum: gpu_->showSweep(primary_, gpuSweep_, render::SweepPlane::Supremum); break;
+        case ViewKind::Infimum: gpu_->showSweep(primary_, gpuSweep_, render::SweepPlane::Infimum); break;
+        case ViewKind::Strength: gpu_->showSweep(primary_, gpuSweep_, render::SweepPlane::Strength); break;
+        case ViewKind::Orientation:
+            if (blend_) gpu_->showSource(primary_);
+            gpu_->showSweep(primary_, gpuSweep_, render::SweepPlane::Orientation);
+            primary_.setOrientationBlend(blendAmount_);
+            primary_.setColourMap(blend_ ? render::ColourMap::OrientationOverImage : render::ColourMap::Orientation);
+            break;
+        case ViewKind::Original: break;
+        }
+        if (view_ != ViewKind::Orientation) primary_.setColourMap(render::ColourMap::Grey);
+        gpuViewStale_ = false;
+        return true;
+    } catch (const std::exception& e) {
+        // A failing GPU: say so and go on with the CPU path (the snapshots).
+        gpuOn_ = false;
+        primaryStale_ = true;
+        fail(tr("the GPU view failed (%1); showing the CPU results").arg(QString::fromStdString(e.what())));
+        return false;
+    }
+#else
+    return false;
+#endif
+}
+
+void ViewportWidget::updateNeedles() {
+    needlesStale_ = false;
+    if (view_ != ViewKind::Orientation || needleStep_ < 2 || !sweep_) {
+        primary_.clearNeedles();
+        return;
+    }
+    std::visit([&](const auto& s) {
+        double maxStrength = 0;
+        for (const auto v : s.strength.pixels()) maxStrength = std::max(maxStrength, static_cast<double>(v));
+        primary_.setNeedles(render::orientationNeedles(
+            s.strength.width(), s.strength.height(), [&](int x, int y) { return s.orientation(x, y); },
+            [&](int x, int y) { return static_cast<double>(s.strength.at(x, y)); }, maxStrength, needleStep_));
+    }, *sweep_->sweep);
+}
+
+void ViewportWidget::updateGlyph() {
+    if (!glyphVisible_ || !cursor_ || imageW_ <= 0) {
+        primary_.clearGlyph();
+        secondary_.clearGlyph();
+        return;
+    }
+    const double dpr = devicePixelRatioF();
+    double sx = cursor_->x() * dpr, sy = cursor_->y() * dpr;
+    const render::PixelRect a = primaryArea();
+    if (compare_ == CompareMode::SideBySide && sx >= a.x) sx -= a.x;
+    const int x = transform_.pixelX(sx), y = transform_.pixelY(sy);
+    primary_.setGlyph(glyphAngle_, glyphLength_, x, y);
+    secondary_.setGlyph(glyphAngle_, glyphLength_, x, y);
+}
+
+void ViewportWidget::updateProbe(QPointF logical) {
+    const double dpr = devicePixelRatioF();
+    double sx = logical.x() * dpr;
+    const render::PixelRect a = primaryArea();
+    if (compare_ == CompareMode::SideBySide && sx >= a.x) sx -= a.x;
+    ProbeValues p;
+    p.x = transform_.pixelX(sx);
+    p.y = transform_.pixelY(logical.y() * dpr);
+    p.inside = p.x >= 0 && p.y >= 0 && p.x < imageW_ && p.y < imageH_;
+    p.value = original_ ? pixelAt(*original_, p.x, p.y) : kNaN;
+    p.result = result_ ? pixelAt(*result_->result, p.x, p.y) : kNaN;
+    p.supremum = p.orientation = p.strength = kNaN;
+    if (sweep_ && p.inside) {
+        std::visit([&](const auto& s) {
+            if (p.x >= s.sup.width() || p.y >= s.sup.height()) return;
+            p.supremum = static_cast<double>(s.sup.at(p.x, p.y));
+            p.strength = static_cast<double>(s.strength.at(p.x, p.y));
+            p.orientation = normalizeAngle(s.orientation(p.x, p.y));
+        }, *sweep_->sweep);
+    }
+    probe_ = p;
+    emit probeChanged(probe_);
+}
+
+// --- drawing --------------------------------------------------------------------------
+
+void ViewportWidget::paintGL() {
+    if (!primary_.initialized()) return;
+    timings_.upload = timings_.gpu = 0;
+    try {
+        bool gpuDrew = false;
+        if (gpuOn_) {
+            const auto t = std::chrono::steady_clock::now();
+            gpuDrew = drawGpuView();
+            timings_.gpu = msSince(t);
+        }
+        const auto t = std::chrono::steady_clock::now();
+        if (!gpuDrew && primaryStale_) uploadPrimary();
+        if (compare_ != CompareMode::Single && secondaryStale_) uploadSecondary();
+        if (contoursStale_) {
+            contoursStale_ = false;
+            for (render::ViewportRenderer* r : {&primary_, &secondary_}) {
+                if (contours_ && contoursVisible_) r->setContours(*contours_);
+                else r->clearContours();
+            }
+        }
+        if (needlesStale_) updateNeedles();
+        timings_.upload = msSince(t);
+
+        const auto drawStart = std::chrono::steady_clock::now();
+        const int w = framebufferWidth(), h = framebufferHeight();
+        const GLuint fb = defaultFramebufferObject();
+        primary_.setView(transform_);
+        secondary_.setView(transform_);
+        switch (compare_) {
+        case CompareMode::Single: primary_.render({fb, w, h}); break;
+        case CompareMode::SideBySide: {
+            const render::PixelRect right = primaryArea(), left{0, 0, right.x, h};
+            secondary_.render({fb, w, h, left, left});
+            primary_.render({fb, w, h, right, right});
+            primary_.fill({fb, w, h}, {right.x - 1, 0, 2, h}, {0.9f, 0.9f, 0.9f, 1});
+            break;
+        }
+        case CompareMode::Split: {
+            const int sx = static_cast<int>(std::lround(split_ * w));
+            const render::PixelRect whole{0, 0, w, h};
+            secondary_.render({fb, w, h, whole, {0, 0, sx, h}});
+            primary_.render({fb, w, h, whole, {sx, 0, w - sx, h}});
+            primary_.fill({fb, w, h}, {sx - 1, 0, 2, h}, {0.9f, 0.9f, 0.9f, 1});
+            break;
+        }
+        }
+        if (overlay_) overlay_(fb, w, h);
+        timings_.draw = msSince(drawStart);
     } catch (const std::exception& e) {
         fail(QString::fromStdString(e.what()));
     }
+    if (compare_ != CompareMode::Single) {
+        // Which side is which, in the corners (QPainter after the OpenGL drawing).
+        QPainter painter(this);
+        painter.setPen(Qt::white);
+        const QFontMetrics fm(painter.font());
+        const int lw = static_cast<int>(primaryArea().x / devicePixelRatioF());
+        const int splitX = static_cast<int>(split_ * width());
+        const int leftEdge = 8, rightEdge = compare_ == CompareMode::Split ? splitX + 8 : lw + 8;
+        painter.drawText(leftEdge, fm.ascent() + 6, tr("Original"));
+        painter.drawText(rightEdge, fm.ascent() + 6, tr(viewKindName(view_)));
+    }
+    ++framesThisSecond_;
+    if (fpsClock_.elapsed() >= 1000) {
+        timings_.fps = framesThisSecond_ * 1000.0 / static_cast<double>(fpsClock_.restart());
+        framesThisSecond_ = 0;
+    }
+    emit frameDrawn();
+}
+
+// --- input ----------------------------------------------------------------------------
+
+bool ViewportWidget::event(QEvent* e) {
+    if (inputFilter_ && inputFilter_(e)) {
+        update();
+        return true;
+    }
+    return QOpenGLWidget::event(e);
 }
 
 void ViewportWidget::wheelEvent(QWheelEvent* e) {
     const double dpr = devicePixelRatioF();
     followWindow_ = false;
-    view_.wheel(e->position().x() * dpr, e->position().y() * dpr, e->angleDelta().y());
+    double sx = e->position().x() * dpr;
+    const render::PixelRect a = primaryArea();
+    if (compare_ == CompareMode::SideBySide && sx >= a.x) sx -= a.x;
+    transform_.wheel(sx, e->position().y() * dpr, e->angleDelta().y());
+    updateGlyph();
     update();
     e->accept();
 }
 
 void ViewportWidget::mousePressEvent(QMouseEvent* e) {
+    if (e->button() == Qt::LeftButton && compare_ == CompareMode::Split &&
+        std::abs(e->position().x() - split_ * width()) <= kSplitGrab) {
+        draggingSplit_ = true;
+        e->accept();
+        return;
+    }
     if (e->button() == Qt::LeftButton || e->button() == Qt::MiddleButton) {
         dragging_ = true;
         lastPos_ = e->position();
@@ -157,18 +581,24 @@ void ViewportWidget::mousePressEvent(QMouseEvent* e) {
 }
 
 void ViewportWidget::mouseMoveEvent(QMouseEvent* e) {
-    if (!dragging_) return QOpenGLWidget::mouseMoveEvent(e);
-    const double dpr = devicePixelRatioF();
-    const QPointF d = e->position() - lastPos_;
-    lastPos_ = e->position();
-    followWindow_ = false;
-    view_.drag(d.x() * dpr, d.y() * dpr);
+    cursor_ = e->position();
+    if (draggingSplit_) {
+        setSplitPosition(e->position().x() / std::max(width(), 1));
+    } else if (dragging_) {
+        const double dpr = devicePixelRatioF();
+        const QPointF d = e->position() - lastPos_;
+        lastPos_ = e->position();
+        followWindow_ = false;
+        transform_.drag(d.x() * dpr, d.y() * dpr);
+    }
+    updateGlyph();
+    updateProbe(e->position());
     update();
 }
 
 void ViewportWidget::mouseReleaseEvent(QMouseEvent* e) {
-    if (dragging_) {
-        dragging_ = false;
+    if (draggingSplit_ || dragging_) {
+        draggingSplit_ = dragging_ = false;
         unsetCursor();
         return;
     }
@@ -176,5 +606,14 @@ void ViewportWidget::mouseReleaseEvent(QMouseEvent* e) {
 }
 
 void ViewportWidget::mouseDoubleClickEvent(QMouseEvent*) { zoomToFit(); }
+
+void ViewportWidget::leaveEvent(QEvent* e) {
+    cursor_.reset();
+    updateGlyph();
+    probe_.inside = false;
+    emit probeChanged(probe_);
+    update();
+    QOpenGLWidget::leaveEvent(e);
+}
 
 }  // namespace linescope::ui

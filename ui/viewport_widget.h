@@ -1,6 +1,11 @@
 // The central viewport: a QOpenGLWidget (OpenGL 3.3 core) hosting render/'s ViewportRenderer.
-// It shows the newest Result snapshot in grey, with pan (left-button drag) and zoom (wheel,
-// about the cursor). It never computes: it uploads the snapshot's pixels when it paints.
+// It shows one view — the original, the result, or a plane of the sweep (supremum, infimum,
+// strength, orientation map) — alone, side by side with the original, or split with it, with
+// pan (drag), zoom (wheel about the cursor, fit, 1:1), the contours, the orientation needles
+// and the structuring-element glyph at the cursor. It never computes on the CPU: it uploads
+// the session's snapshots when it paints. With the GPU path on (setGpuPath), the shown view is
+// computed on the device and written into the textures by CUDA (render/gpu_views.h) from the
+// parameters the window sets; the snapshots still feed the probe and the needles.
 //
 // Thread: UI thread only.
 #pragma once
@@ -8,10 +13,40 @@
 #include "app/session/snapshot.h"
 #include "render/viewport_renderer.h"
 
+#include <QElapsedTimer>
 #include <QOpenGLWidget>
 #include <QPointF>
 
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace linescope::render {
+class GpuViews;
+}
+
 namespace linescope::ui {
+
+enum class ViewKind { Original, Result, Supremum, Infimum, Orientation, Strength };
+inline constexpr int kViewKindCount = 6;
+const char* viewKindName(ViewKind v);  // "Original", "Result", …
+
+enum class CompareMode { Single, SideBySide, Split };
+
+// What the probe reads under the cursor: NaN where a view is not available yet.
+struct ProbeValues {
+    bool inside = false;
+    int x = 0, y = 0;
+    double value = 0, result = 0, supremum = 0, orientation = 0, strength = 0;
+};
+
+// Milliseconds of the last frame's stages (0 when the stage did not run).
+struct FrameTimings {
+    double upload = 0;   // CPU path: pixel buffer uploads
+    double gpu = 0;      // GPU path: enqueueing the engine and interop work
+    double draw = 0;     // the renderers' draw calls and the overlay
+    double fps = 0;      // frames per second over the last second
+};
 
 class ViewportWidget : public QOpenGLWidget {
     Q_OBJECT
@@ -19,36 +54,84 @@ public:
     explicit ViewportWidget(QWidget* parent = nullptr);
     ~ViewportWidget() override;
 
-    // Shows a Result snapshot (ignored when it carries no result image). The upload happens
-    // at the next paint. A new image size refits the view when the view follows the window.
-    void showSnapshot(session::SnapshotPtr snapshot);
-    // The snapshot shown (or to be shown at the next paint).
-    session::SnapshotPtr snapshot() const { return snapshot_; }
+    // --- what to show -------------------------------------------------------------------
+    void setView(ViewKind view);
+    ViewKind view() const { return view_; }
+    void setCompareMode(CompareMode mode);
+    CompareMode compareMode() const { return compare_; }
+    // The split's position as a fraction of the width (Split mode); also dragged with the mouse.
+    void setSplitPosition(double fraction);
+    double splitPosition() const { return split_; }
 
-    // 1:1 (one image pixel per framebuffer pixel, centred) and "fit" (whole image, follows
-    // the window's size until the user pans or zooms).
+    // The session's data. Each is uploaded at the next paint if the current view uses it.
+    void setOriginal(std::shared_ptr<const session::AnyImage> image);
+    void showSnapshot(session::SnapshotPtr snapshot);  // Result or Sweep snapshots
+    void setContours(std::shared_ptr<const Contours> contours);
+    void setContoursVisible(bool visible);
+    void setHighlightedContour(int index);
+    // The snapshot shown in the Result view (or to be shown at the next paint).
+    session::SnapshotPtr snapshot() const { return result_; }
+    session::SnapshotPtr sweepSnapshot() const { return sweep_; }
+
+    // Orientation map: blended over the original (blend > 0) or alone; needles every `step`
+    // image pixels (0: none).
+    void setOrientationBlend(bool on, double blend = 0.7);
+    void setNeedles(int step);
+
+    // The SE glyph at the cursor: the segment of the current angle and λ.
+    void setGlyph(double angleDegrees, int length);
+    void setGlyphVisible(bool visible);
+
+    // --- GPU path -----------------------------------------------------------------------
+    // Turns the CUDA-OpenGL path on or off; false (and why) when CUDA cannot run here. The
+    // parameters are those the window's controls hold; each change repaints.
+    bool setGpuPath(bool on, QString* why = nullptr);
+    bool gpuPath() const { return gpuOn_; }
+    void setGpuParameters(MorphOp op, const LineParams& line, const SweepRequest& sweep);
+
+    // --- pan and zoom -------------------------------------------------------------------
     void zoomOneToOne();
     void zoomToFit();
-    const render::ViewTransform& view() const { return view_; }
+    const render::ViewTransform& viewTransform() const { return transform_; }
 
-    // The display range of float results (uint8 and uint16 show their full range).
+    // The display range of an image: uint8 0…255, uint16 0…65535, float its min…max.
     static void rangeOf(const session::AnyImage& img, double* lo, double* hi);
+
+    ProbeValues probe() const { return probe_; }
+    FrameTimings timings() const { return timings_; }
+    // Which data the last frame showed, for tests: the result snapshot's id, or 0.
+    std::uint64_t shownResultId() const { return shownResultId_; }
+    std::uint64_t shownSweepId() const { return shownSweepId_; }
 
     // The last OpenGL failure ("" when none): shader, context or upload errors.
     QString glError() const { return glError_; }
 
+    // Called at the end of paintGL with the context current and the frame drawn, so the
+    // window can draw the ImGui overlay on top (framebuffer, width, height in pixels).
+    using OverlayPainter = std::function<void(unsigned framebuffer, int width, int height)>;
+    void setOverlayPainter(OverlayPainter painter) { overlay_ = std::move(painter); }
+    // An event filter the overlay installs: true when it consumed the event.
+    using InputFilter = std::function<bool(QEvent*)>;
+    void setInputFilter(InputFilter filter) { inputFilter_ = std::move(filter); }
+    // Called with the context current before it goes away (the overlay releases its objects).
+    void setContextReleaseHook(std::function<void()> hook) { releaseHook_ = std::move(hook); }
+
 signals:
     void glFailed(const QString& message);
+    void probeChanged(const linescope::ui::ProbeValues& probe);
+    void frameDrawn();
 
 protected:
     void initializeGL() override;
     void paintGL() override;
     void resizeGL(int w, int h) override;
+    bool event(QEvent* e) override;
     void wheelEvent(QWheelEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
     void mouseReleaseEvent(QMouseEvent* e) override;
     void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void leaveEvent(QEvent* e) override;
 
 private slots:
     void contextAboutToBeDestroyed();
@@ -59,16 +142,59 @@ private:
     int framebufferWidth() const;
     int framebufferHeight() const;
     void refit();
+    void viewSizeChanged(int w, int h);
+    void uploadPrimary();
+    void uploadSecondary();
+    bool drawGpuView();
+    void updateNeedles();
+    void updateGlyph();
+    void updateProbe(QPointF logical);
+    render::PixelRect primaryArea() const;
 
-    render::ViewportRenderer renderer_;
-    session::SnapshotPtr snapshot_;
-    bool uploadPending_ = false;
+    render::ViewportRenderer primary_, secondary_;
+    std::unique_ptr<render::GpuViews> gpu_;
+    bool gpuOn_ = false;
+    bool gpuSourceStale_ = true, gpuViewStale_ = true;
+    MorphOp gpuOp_ = MorphOp::Open;
+    LineParams gpuLine_;
+    SweepRequest gpuSweep_;
+
+    ViewKind view_ = ViewKind::Result;
+    CompareMode compare_ = CompareMode::Single;
+    double split_ = 0.5;
+    bool draggingSplit_ = false;
+
+    std::shared_ptr<const session::AnyImage> original_;
+    session::SnapshotPtr result_, sweep_;
+    std::shared_ptr<const Contours> contours_;
+    bool contoursVisible_ = true;
+    bool primaryStale_ = true, secondaryStale_ = true, contoursStale_ = true;
+    bool blend_ = false;
+    double blendAmount_ = 0.7;
+    int needleStep_ = 0;
+    bool needlesStale_ = true;
+    std::uint64_t shownResultId_ = 0, shownSweepId_ = 0;
+
+    double glyphAngle_ = 0;
+    int glyphLength_ = 1;
+    bool glyphVisible_ = true;
+    std::optional<QPointF> cursor_;  // logical position while the mouse is over the view
+    ProbeValues probe_;
+
     int imageW_ = 0, imageH_ = 0;
-    render::ViewTransform view_;
+    render::ViewTransform transform_;
     bool followWindow_ = true;  // fit mode: refit on resize and on a new image size
     bool dragging_ = false;
     QPointF lastPos_;
     QString glError_;
+
+    FrameTimings timings_;
+    QElapsedTimer fpsClock_;
+    int framesThisSecond_ = 0;
+
+    OverlayPainter overlay_;
+    InputFilter inputFilter_;
+    std::function<void()> releaseHook_;
 };
 
 }  // namespace linescope::ui

@@ -41,6 +41,7 @@ bool Session::openImage(const QString& path, QString* error) {
 
 void Session::setImage(AnyImage image) {
     image_ = std::make_shared<const AnyImage>(std::move(image));
+    contourImage_.reset();
     emit imageChanged();
     for (int k = 0; k < kRequestKindCount; ++k) submit(static_cast<RequestKind>(k));
 }
@@ -89,6 +90,11 @@ void Session::setSkewParams(const SkewParams& p) {
     submit(RequestKind::Skew);
 }
 
+void Session::setContourImage(std::shared_ptr<const AnyImage> image) {
+    contourImage_ = std::move(image);
+    submit(RequestKind::Contours);
+}
+
 void Session::setParameters(const Parameters& p) {
     params_ = p;
     for (int k = 0; k < kRequestKindCount; ++k) submit(static_cast<RequestKind>(k));
@@ -109,7 +115,10 @@ std::optional<Request> Session::requestFor(RequestKind kind) const {
     switch (kind) {
     case RequestKind::Result: r.params = ResultParams{params_.op, LineParams{params_.angle, params_.length}}; break;
     case RequestKind::Sweep: r.params = SweepParams{SweepRequest{sweepOp(), params_.length, params_.angles}}; break;
-    case RequestKind::Contours: r.params = params_.contours; break;
+    case RequestKind::Contours:
+        if (contourImage_) r.image = contourImage_;
+        r.params = params_.contours;
+        break;
     case RequestKind::Skew: r.params = SkewRequestParams{params_.skew}; break;
     }
     return r;

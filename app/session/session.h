@@ -48,6 +48,9 @@ public:
     void setContourParams(const ContourParams& p);
     void setThreshold(double threshold);
     void setSkewParams(const SkewParams& p);
+    // [UI thread] The image contours are traced from (a view's pixels: the result, a sweep
+    // plane); nullptr traces the current image. Submits the contours.
+    void setContourImage(std::shared_ptr<const AnyImage> image);
     void setParameters(const Parameters& p);
     const Parameters& parameters() const { return params_; }
 
@@ -79,6 +82,7 @@ private:
 
     std::unique_ptr<EngineQueue> queue_;
     std::shared_ptr<const AnyImage> image_;
+    std::shared_ptr<const AnyImage> contourImage_;  // nullptr: image_
     Parameters params_;
     std::array<bool, kRequestKindCount> live_{true, true, true, true};
     std::array<quint64, kRequestKindCount> lastId_{};  // the newest submitted id of each kind

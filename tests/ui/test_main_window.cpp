@@ -56,7 +56,7 @@ private:
         cpu.backend = Backend::Cpu;
         const Image<std::uint8_t> expected = lineMorph<std::uint8_t>(op, src->cview(), {angle, length}, cpu);
 
-        const auto& view = vp->view();
+        const auto& view = vp->viewTransform();
         QCOMPARE(view.zoom, 1.0);
         long compared = 0, wrong = 0;
         QString first;

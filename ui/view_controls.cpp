@@ -1,0 +1,198 @@
+#include "ui/view_controls.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStackedWidget>
+
+#include <algorithm>
+#include <cmath>
+
+namespace linescope::ui {
+
+namespace {
+
+// The count of angles from..to inclusive in steps (a range that does not end on a step
+// stops at the last step below `to`).
+int rangeCount(double from, double to, double step) {
+    if (!(step > 0) || to < from) return 1;
+    return static_cast<int>(std::floor((to - from) / step + 1e-9)) + 1;
+}
+
+}  // namespace
+
+ViewControls::ViewControls(QWidget* parent) : QWidget(parent) {
+    auto* form = new QFormLayout(this);
+    form->setContentsMargins(0, 0, 0, 0);
+
+    view_ = new QComboBox(this);
+    for (int k = 0; k < kViewKindCount; ++k) view_->addItem(tr(viewKindName(static_cast<ViewKind>(k))), k);
+    view_->setCurrentIndex(static_cast<int>(ViewKind::Result));
+    view_->setToolTip(tr("Original image, the operator's result, or a plane of the sweep over the angle set"));
+    form->addRow(tr("View"), view_);
+
+    compare_ = new QComboBox(this);
+    compare_->addItem(tr("Alone"), static_cast<int>(CompareMode::Single));
+    compare_->addItem(tr("Side by side with the original"), static_cast<int>(CompareMode::SideBySide));
+    compare_->addItem(tr("Split with the original"), static_cast<int>(CompareMode::Split));
+    form->addRow(tr("Compare"), compare_);
+
+    angleMode_ = new QComboBox(this);
+    angleMode_->addItem(tr("Over 180°"));
+    angleMode_->addItem(tr("Range"));
+    form->addRow(tr("Sweep angles"), angleMode_);
+    angleStack_ = new QStackedWidget(this);
+    count_ = new QSpinBox;
+    count_->setRange(1, kMaxSweepAngles);
+    count_->setValue(180);
+    count_->setSuffix(tr(" angles"));
+    angleStack_->addWidget(count_);
+    auto* range = new QWidget;
+    auto* rangeRow = new QHBoxLayout(range);
+    rangeRow->setContentsMargins(0, 0, 0, 0);
+    auto makeAngleSpin = [&](double lo, double hi, double value, double stepSize, int decimals) {
+        auto* s = new QDoubleSpinBox;
+        s->setRange(lo, hi);
+        s->setDecimals(decimals);
+        s->setSingleStep(stepSize);
+        s->setValue(value);
+        s->setSuffix(QStringLiteral("°"));
+        rangeRow->addWidget(s);
+        return s;
+    };
+    from_ = makeAngleSpin(-180, 180, -10, 1, 2);
+    to_ = makeAngleSpin(-180, 360, 10, 1, 2);
+    step_ = makeAngleSpin(0.01, 90, 0.25, 0.05, 2);
+    from_->setToolTip(tr("First angle"));
+    to_->setToolTip(tr("Last angle (included)"));
+    step_->setToolTip(tr("Step"));
+    angleStack_->addWidget(range);
+    form->addRow(angleStack_);
+
+    blend_ = new QCheckBox(tr("Over the image"), this);
+    blendAmount_ = new QSlider(Qt::Horizontal, this);
+    blendAmount_->setRange(0, 100);
+    blendAmount_->setValue(70);
+    blendAmount_->setEnabled(false);
+    auto* blendRow = new QHBoxLayout;
+    blendRow->addWidget(blend_);
+    blendRow->addWidget(blendAmount_, 1);
+    form->addRow(tr("Orientation"), blendRow);
+
+    needles_ = new QCheckBox(tr("Needles every"), this);
+    needleStep_ = new QSpinBox(this);
+    needleStep_->setRange(4, 256);
+    needleStep_->setValue(16);
+    needleStep_->setSuffix(tr(" px"));
+    needleStep_->setEnabled(false);
+    auto* needleRow = new QHBoxLayout;
+    needleRow->addWidget(needles_);
+    needleRow->addWidget(needleStep_, 1);
+    form->addRow(QString(), needleRow);
+
+    glyph_ = new QCheckBox(tr("Segment at the cursor"), this);
+    glyph_->setChecked(true);
+    form->addRow(tr("Glyph"), glyph_);
+
+    gpu_ = new QCheckBox(tr("Compute and draw on the GPU"), this);
+    form->addRow(tr("GPU"), gpu_);
+
+    connect(view_, &QComboBox::currentIndexChanged, this, [this] { emit viewChanged(view()); });
+    connect(compare_, &QComboBox::currentIndexChanged, this, [this] { emit compareModeChanged(compareMode()); });
+    connect(angleMode_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        angleStack_->setCurrentIndex(i);
+        emitAngleSet();
+    });
+    connect(count_, &QSpinBox::valueChanged, this, &ViewControls::emitAngleSet);
+    for (QDoubleSpinBox* s : {from_, to_, step_}) connect(s, &QDoubleSpinBox::valueChanged, this, &ViewControls::emitAngleSet);
+    connect(blend_, &QCheckBox::toggled, this, [this](bool on) {
+        blendAmount_->setEnabled(on);
+        emitOrientation();
+    });
+    connect(blendAmount_, &QSlider::valueChanged, this, &ViewControls::emitOrientation);
+    connect(needles_, &QCheckBox::toggled, this, [this](bool on) {
+        needleStep_->setEnabled(on);
+        emitOrientation();
+    });
+    connect(needleStep_, &QSpinBox::valueChanged, this, &ViewControls::emitOrientation);
+    connect(glyph_, &QCheckBox::toggled, this, &ViewControls::glyphVisibleChanged);
+    connect(gpu_, &QCheckBox::toggled, this, &ViewControls::gpuToggled);
+}
+
+ViewKind ViewControls::view() const { return static_cast<ViewKind>(view_->currentData().toInt()); }
+CompareMode ViewControls::compareMode() const { return static_cast<CompareMode>(compare_->currentData().toInt()); }
+
+AngleSet ViewControls::angleSet() const {
+    if (angleMode_->currentIndex() == 0) {
+        const int n = count_->value();
+        return AngleSet{0, 180.0 / n, n};
+    }
+    const int n = std::clamp(rangeCount(from_->value(), to_->value(), step_->value()), 1, kMaxSweepAngles);
+    return AngleSet{from_->value(), step_->value(), n};
+}
+
+bool ViewControls::blend() const { return blend_->isChecked(); }
+double ViewControls::blendAmount() const { return blendAmount_->value() / 100.0; }
+int ViewControls::needleStep() const { return needles_->isChecked() ? needleStep_->value() : 0; }
+bool ViewControls::glyphVisible() const { return glyph_->isChecked(); }
+bool ViewControls::gpuChecked() const { return gpu_->isChecked(); }
+
+void ViewControls::setView(ViewKind v) { view_->setCurrentIndex(view_->findData(static_cast<int>(v))); }
+void ViewControls::setCompareMode(CompareMode m) { compare_->setCurrentIndex(compare_->findData(static_cast<int>(m))); }
+
+void ViewControls::setAngleSet(const AngleSet& a) {
+    {
+        const QSignalBlocker b0(angleMode_), b1(count_), b2(from_), b3(to_), b4(step_);
+        const bool whole = a.start == 0 && a.count > 0 && std::abs(a.step * a.count - 180.0) < 1e-9;
+        angleMode_->setCurrentIndex(whole ? 0 : 1);
+        angleStack_->setCurrentIndex(whole ? 0 : 1);
+        if (whole) {
+            count_->setValue(a.count);
+        } else {
+            from_->setValue(a.start);
+            step_->setValue(a.step);
+            to_->setValue(a.angle(a.count - 1));
+        }
+    }
+    emitAngleSet();
+}
+
+void ViewControls::setBlend(bool on, double amount) {
+    const QSignalBlocker b0(blend_), b1(blendAmount_);
+    blend_->setChecked(on);
+    blendAmount_->setEnabled(on);
+    blendAmount_->setValue(static_cast<int>(std::lround(std::clamp(amount, 0.0, 1.0) * 100)));
+    emitOrientation();
+}
+
+void ViewControls::setNeedleStep(int step) {
+    {
+        const QSignalBlocker b0(needles_), b1(needleStep_);
+        needles_->setChecked(step > 0);
+        needleStep_->setEnabled(step > 0);
+        if (step > 0) needleStep_->setValue(step);
+    }
+    emitOrientation();
+}
+
+void ViewControls::setGlyphVisible(bool on) { glyph_->setChecked(on); }
+
+void ViewControls::setGpuAvailable(bool available, const QString& why) {
+    gpu_->setEnabled(available);
+    gpu_->setToolTip(available ? tr("The engine computes the shown view on the GPU and writes it straight into "
+                                    "the viewport's textures (CUDA-OpenGL interop)")
+                               : tr("Not available: %1").arg(why));
+    if (!available) gpu_->setChecked(false);
+}
+
+void ViewControls::setGpuChecked(bool on) { gpu_->setChecked(on && gpu_->isEnabled()); }
+
+void ViewControls::emitAngleSet() { emit angleSetChanged(angleSet()); }
+void ViewControls::emitOrientation() { emit orientationChanged(blend(), blendAmount(), needleStep()); }
+
+}  // namespace linescope::ui
