@@ -44,13 +44,14 @@ void CudaGlViews::sync(const ViewportRenderer& renderer) {
     for (ViewTexture which : {ViewTexture::Image, ViewTexture::Angle, ViewTexture::Strength}) {
         Slot& s = slots_[indexOf(which)];
         const GLuint texture = renderer.initialized() ? renderer.texture(which) : 0;
-        if (s.resource && s.texture == texture && s.generation == renderer.contextGeneration()) continue;
+        const std::uint64_t serial = renderer.textureSerial(which);
+        if (s.resource && s.texture == texture && s.serial == serial) continue;
         release(s);  // stale: the texture was replaced or its context recreated
         if (!texture) continue;
         LS_CUDA_CHECK(cudaGraphicsGLRegisterImage(&s.resource, texture, GL_TEXTURE_2D,
                                                   cudaGraphicsRegisterFlagsSurfaceLoadStore));
         s.texture = texture;
-        s.generation = renderer.contextGeneration();
+        s.serial = serial;
     }
 }
 

@@ -1,12 +1,13 @@
 // CUDA-OpenGL interop for the view textures (built only with LINESCOPE_HAVE_CUDA): each
 // texture is registered with cudaGraphicsGLRegisterImage for surface load/store, mapped for
 // the engine's kernels to write through a cudaSurfaceObject_t, and unmapped before OpenGL
-// draws it. Registrations follow the renderer's context: when Qt recreates the context
-// (ViewportRenderer::contextGeneration() changes) or a texture is reallocated (its name
-// changes), the old registration is dropped and the new texture registered.
+// draws it. Registrations follow the renderer's textures: when a texture's storage is
+// reallocated (ViewportRenderer::textureSerial() changes; OpenGL recycles names, so the name
+// cannot tell) or Qt recreates the context, the old registration is dropped and the new
+// texture registered.
 //
 // Thread: the thread whose OpenGL context is current, with the engine's CUDA device.
-// Untested here (no GPU on CI); design.md §4 records a probe of the same calls on the H100.
+// Tested on the GPU machine by tests/render/test_gpu_views.cpp (label gpu).
 #pragma once
 
 #if defined(LINESCOPE_HAVE_CUDA)
@@ -28,7 +29,7 @@ public:
     ~CudaGlViews();  // unmaps and unregisters (the context must still be current)
 
     // Registers every allocated view texture of the renderer that is not registered yet,
-    // or whose texture name or context generation changed. Call after allocate*().
+    // or whose texture storage changed. Call after allocate*().
     void sync(const ViewportRenderer& renderer);
     // Maps one view on the stream and returns a surface object over its level 0, valid until
     // unmap(). Throws linescope::Error when the view is not registered.
@@ -43,7 +44,7 @@ private:
     struct Slot {
         cudaGraphicsResource_t resource = nullptr;
         GLuint texture = 0;
-        std::uint64_t generation = 0;
+        std::uint64_t serial = 0;
         cudaSurfaceObject_t surface = 0;
         bool mapped = false;
     };

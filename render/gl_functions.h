@@ -26,6 +26,7 @@ using GlProcLoader = void* (*)(const char* name);
     X(PFNGLCLEARPROC, Clear)                                                                    \
     X(PFNGLPIXELSTOREIPROC, PixelStorei)                                                        \
     X(PFNGLREADPIXELSPROC, ReadPixels)                                                          \
+    X(PFNGLFINISHPROC, Finish)                                                                  \
     X(PFNGLGENTEXTURESPROC, GenTextures)                                                        \
     X(PFNGLDELETETEXTURESPROC, DeleteTextures)                                                  \
     X(PFNGLBINDTEXTUREPROC, BindTexture)                                                        \

@@ -157,9 +157,10 @@ void ViewportRenderer::deleteTexture(Texture& t) {
 void ViewportRenderer::ensureTexture(Texture& t, GLint internalFormat, int width, int height) {
     if (!initialized_) throw Error("ViewportRenderer: initialize() first, with the context current");
     if (t.id && t.internalFormat == internalFormat && t.width == width && t.height == height) return;
-    // A new texture object rather than new storage for the old one: CUDA registrations of
-    // the old name then fail loudly instead of writing into storage that was replaced.
+    // New storage has a new serial: CUDA registrations follow it (OpenGL may hand out the
+    // deleted name again, so the name alone cannot tell the storage was replaced).
     if (t.id) gl_.DeleteTextures(1, &t.id);
+    t.serial = ++nextSerial_;
     gl_.GenTextures(1, &t.id);
     gl_.BindTexture(GL_TEXTURE_2D, t.id);
     gl_.TexImage2D(GL_TEXTURE_2D, 0, internalFormat, width, height, 0, GL_RED,
@@ -291,6 +292,15 @@ GLuint ViewportRenderer::texture(ViewTexture which) const {
     case ViewTexture::Strength: break;
     }
     return strength_.id;
+}
+
+std::uint64_t ViewportRenderer::textureSerial(ViewTexture which) const {
+    switch (which) {
+    case ViewTexture::Image: return image_.serial;
+    case ViewTexture::Angle: return angle_.serial;
+    case ViewTexture::Strength: break;
+    }
+    return strength_.serial;
 }
 
 // --- contours and glyph ---------------------------------------------------------------

@@ -149,6 +149,9 @@ public:
 
     // The texture name of a view (0 when not allocated), for interop.
     GLuint texture(ViewTexture which) const;
+    // Changes whenever the view's texture storage is (re)allocated, in any context. OpenGL
+    // recycles deleted names, so a registration must follow this, not the name.
+    std::uint64_t textureSerial(ViewTexture which) const;
 
 private:
     struct Texture {
@@ -158,6 +161,7 @@ private:
         int height = 0;
         GLint internalFormat = 0;
         bool mipmapsStale = true;
+        std::uint64_t serial = 0;
     };
     struct Program {
         GLuint id = 0;
@@ -184,6 +188,7 @@ private:
     GlFunctions gl_{};
     bool initialized_ = false;
     std::uint64_t generation_ = 0;
+    std::uint64_t nextSerial_ = 0;
 
     Texture image_, angle_, strength_;
     PixelType imageType_ = PixelType::U8;
