@@ -30,14 +30,16 @@ constexpr const char* kNoSpectrum =
 
 int formIndex(SpectrumPanel::Form form) { return form == SpectrumPanel::Form::Polar ? 1 : 0; }
 
-// 1, 2 or 5 times a power of ten, at least `raw`: tick spacing that reads as round angles.
-double niceStep(double raw) {
-    if (!(raw > 0)) return 1;
-    const double unit = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * unit >= raw * (1 - 1e-9)) return m * unit;
-    return 10 * unit;
+// The smallest round angle step at least `raw`: multiples of 15° and 45° read as angles.
+double angleTickStep(double raw) {
+    for (double step : {0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 2.5, 5.0, 10.0, 15.0, 30.0, 45.0, 90.0})
+        if (step >= raw * (1 - 1e-9)) return step;
+    return 180;
 }
+
+// printf format of the value labels (Qt Charts passes it through Latin-1, so ASCII only):
+// whole numbers for the large sums of integer images, rather than 1.022e+06.
+QString valueLabelFormat(double maxAbs) { return maxAbs >= 1e4 ? QStringLiteral("%.0f") : QStringLiteral("%.4g"); }
 
 // [lo, hi] padded so that the curve does not touch the frame, and never empty.
 std::pair<double, double> padded(double lo, double hi, double below, double above) {
@@ -115,14 +117,14 @@ SpectrumPanel::Plot SpectrumPanel::buildPlot(Form form) {
     p.chart->addSeries(p.marker);
 
     p.angleAxis = new QValueAxis;
-    p.angleAxis->setLabelFormat(QStringLiteral("%g°"));
+    p.angleAxis->setLabelFormat(QStringLiteral("%g"));  // degrees; "°" would not survive Latin-1
     p.angleAxis->setTickType(QValueAxis::TicksDynamic);
     p.valueAxis = new QValueAxis;
-    p.valueAxis->setLabelFormat(QStringLiteral("%.4g"));
     if (polar) {
         auto* pc = static_cast<QPolarChart*>(p.chart);
         pc->addAxis(p.angleAxis, QPolarChart::PolarOrientationAngular);
         pc->addAxis(p.valueAxis, QPolarChart::PolarOrientationRadial);
+        p.valueAxis->setTickCount(4);  // few rings: their labels sit on the plot
     } else {
         p.angleAxis->setTitleText(tr("angle (°)"));
         p.valueAxis->setTitleText(tr("σ"));
@@ -214,7 +216,7 @@ void SpectrumPanel::showSpectrum(const QString& caption) {
     cart.spectrum->replace(points);
     cart.angleAxis->setRange(lo, angleHigh(Form::Cartesian));
     cart.angleAxis->setTickAnchor(0);
-    cart.angleAxis->setTickInterval(niceStep((angleHigh(Form::Cartesian) - lo) / 6));
+    cart.angleAxis->setTickInterval(angleTickStep((angleHigh(Form::Cartesian) - lo) / 6));
     const auto [yLo, yHi] = padded(*minIt, *maxIt, 0.05, 0.05);
     cart.valueAxis->setRange(yLo, yHi);
 
@@ -222,14 +224,19 @@ void SpectrumPanel::showSpectrum(const QString& caption) {
     if (periodic()) points.append({angles_.start + 180, values_.front()});  // close the loop: 180° ≡ 0°
     pol.spectrum->replace(points);
     pol.angleAxis->setRange(lo, angleHigh(Form::Polar));
-    pol.angleAxis->setTickAnchor(0);
-    pol.angleAxis->setTickInterval(niceStep((angleHigh(Form::Polar) - lo) / 12));
+    // Polar charts place fixed ticks only: every 30° of a 180° set, else 4 intervals.
+    pol.angleAxis->setTickType(QValueAxis::TicksFixed);
+    pol.angleAxis->setTickCount(periodic() ? 7 : 5);
     // The radius starts a little below the minimum, not at 0: spectra often vary by a few
     // percent, which a radius from 0 would flatten into a circle.
     const auto [rLo, rHi] = padded(*minIt, *maxIt, 0.15, 0.05);
     pol.valueAxis->setRange(rLo, rHi);
 
-    for (const Plot& p : plots_) p.chart->setTitle(caption);
+    const QString format = valueLabelFormat(std::max(std::abs(*minIt), std::abs(*maxIt)));
+    for (const Plot& p : plots_) {
+        p.chart->setTitle(caption);
+        p.valueAxis->setLabelFormat(format);
+    }
     stack_->setCurrentIndex(1 + formCombo_->currentIndex());
     updateMarker();
 }
