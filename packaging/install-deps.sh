@@ -11,6 +11,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config   # C++20 compiler, CMake >= 3.25 with presets, Ninja
   qt6-base-dev libqt6opengl6-dev                 # Qt 6 Core/Gui/Widgets/Test (+ platform plugins), OpenGL/OpenGLWidgets (the viewport)
+  qt6-charts-dev                                 # Qt 6 Charts (the angular-spectrum dock)
   libopencv-dev                                  # image files in app/, the OpenCV oracle tests, resources/tools
   libimgui-dev                                   # Dear ImGui overlay (render/)
   libgl-dev libegl-dev                           # OpenGL and EGL headers and loaders (render/)

@@ -1,12 +1,11 @@
 // linescope-cli skew [--length L] [--angles a:b:s] [--bright-lines] [--deskew OUT] PAGE
 #include "app/cli/commands.h"
 #include "app/cli/common.h"
+#include "app/io/deskew.h"
 #include "app/io/image_io.h"
 #include "app/io/json_writer.h"
 
 #include "compute/skew.h"
-
-#include <opencv2/imgproc.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -35,22 +34,6 @@ constexpr const char* kHelp =
     "  --border B         the border of the deskewed page: replicate (default) or white\n"
     "                     (the type's maximum; for float32 the page's maximum)\n";
 
-cv::Mat rotate(const cv::Mat& page, double degrees, bool white) {
-    const cv::Point2f centre(static_cast<float>(page.cols - 1) / 2.0f, static_cast<float>(page.rows - 1) / 2.0f);
-    const cv::Mat m = cv::getRotationMatrix2D(centre, degrees, 1.0);  // positive = counter-clockwise on screen
-    cv::Scalar fill = cv::Scalar::all(0);
-    if (white) {
-        double maxValue = 0;
-        if (page.depth() == CV_8U) maxValue = 255;
-        else if (page.depth() == CV_16U) maxValue = 65535;
-        else cv::minMaxLoc(page, nullptr, &maxValue);
-        fill = cv::Scalar::all(maxValue);
-    }
-    cv::Mat out;
-    cv::warpAffine(page, out, m, page.size(), cv::INTER_LINEAR, white ? cv::BORDER_CONSTANT : cv::BORDER_REPLICATE,
-                   fill);
-    return out;
-}
 }  // namespace
 
 int runSkew(const ArgList& argList) {
@@ -84,7 +67,10 @@ int runSkew(const ArgList& argList) {
     const SkewResult r = io::visitPixelType(page, [&]<class T>(std::type_identity<T>) {
         return estimateSkew<T>(io::viewOf<T>(page), p, opt);
     });
-    if (deskewOut) io::writeImage(*deskewOut, rotate(page, -r.angle, border == "white"));
+    if (deskewOut) {
+        const auto fill = border == "white" ? io::RotationBorder::White : io::RotationBorder::Replicate;
+        io::writeImage(*deskewOut, io::deskew(page, r.angle, fill));
+    }
 
     std::string json = "{\"angle\": " + io::jsonNumber(r.angle) + ", \"confidence\": " + io::jsonNumber(r.confidence) +
                        ", \"peak_index\": " + std::to_string(r.peakIndex) + ", \"length\": " +

@@ -3,6 +3,7 @@
 #include "app/cli/common.h"
 #include "app/io/image_io.h"
 #include "app/io/json_writer.h"
+#include "app/io/spectrum_export.h"
 
 #include "compute/sweep.h"
 
@@ -10,7 +11,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 namespace linescope::cli {
@@ -39,13 +39,6 @@ constexpr const char* kHelp =
     "  --op OP            open, close, erode or dilate\n"
     "  --out-dir DIR      the folder for the results (required)\n";
 
-void writeText(const std::filesystem::path& path, const std::string& text) {
-    std::ofstream f(path, std::ios::binary);
-    f << text;
-    f.close();
-    if (!f) throw io::IoError("cannot write '" + path.string() + "'");
-}
-
 template <class T>
 std::string spectrumValue(const SweepResult<T>& r, std::size_t k) {
     if constexpr (std::is_same_v<T, float>) return io::jsonNumber(r.spectrum[k]);
@@ -73,17 +66,14 @@ void writeResults(const SweepResult<T>& r, const std::filesystem::path& dir, int
     io::writeImage((dir / "orientation-angles.tiff").string(), angles);
 
     const std::size_t n = static_cast<std::size_t>(r.angles.count);
-    std::string csv = "index,angle,sum\n";
     std::string jsonAngles, jsonSpectrum;
     for (std::size_t k = 0; k < n; ++k) {
-        const std::string a = io::jsonNumber(r.angles.angle(static_cast<int>(k)));
-        const std::string s = spectrumValue(r, k);
-        csv += std::to_string(k) + "," + a + "," + s + "\n";
-        jsonAngles += (k ? ", " : "") + a;
-        jsonSpectrum += (k ? ", " : "") + s;
+        jsonAngles += (k ? ", " : "") + io::jsonNumber(r.angles.angle(static_cast<int>(k)));
+        jsonSpectrum += (k ? ", " : "") + spectrumValue(r, k);
     }
-    writeText(dir / "spectrum.csv", csv);
-    writeText(dir / "spectrum.json", "{\"op\": " + io::jsonString(morphOpName(r.op)) +
+    if constexpr (std::is_same_v<T, float>) io::writeSpectrumCsv((dir / "spectrum.csv").string(), r.angles, r.spectrum);
+    else io::writeSpectrumCsv((dir / "spectrum.csv").string(), r.angles, r.spectrumExact);
+    io::writeTextFile((dir / "spectrum.json").string(), "{\"op\": " + io::jsonString(morphOpName(r.op)) +
                                          ", \"length\": " + std::to_string(length) + ", \"pixel_type\": " +
                                          io::jsonString(pixelTypeName(pixelTypeOf<T>())) + ", \"angles\": [" +
                                          jsonAngles + "], \"spectrum\": [" + jsonSpectrum + "]}\n");

@@ -1,0 +1,337 @@
+// The angular-spectrum dock (label gui, under Xvfb without a display): a real sweep's spectrum
+// in the series, clicks mapped back to angles, the marker, the polar form, the skew read-out
+// and Deskew, and the CSV/PNG exports read back.
+#include "ui/spectrum_panel.h"
+
+#include "compute/sweep.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPolarChart>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QValueAxis>
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <numbers>
+
+using namespace linescope;
+using linescope::ui::SpectrumPanel;
+using Form = SpectrumPanel::Form;
+
+namespace {
+
+// Bright lines (200) on a dark ground (20), 3 px thick every 12 px, running at `degrees`
+// counter-clockwise on screen (direction (cos α, −sin α)).
+template <class T>
+Image<T> linesAt(double degrees, int w = 160, int h = 120, double scale = 1) {
+    const double r = degrees * std::numbers::pi / 180.0;
+    const double nx = std::sin(r), ny = std::cos(r);  // the lines' unit normal
+    Image<T> img(w, h);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const double s = x * nx + y * ny;
+            const double u = s - 12 * std::floor(s / 12);
+            img.at(x, y) = static_cast<T>((u < 3 ? 200 : 20) * scale);
+        }
+    return img;
+}
+
+template <class T>
+SweepResult<T> sweepOf(const Image<T>& img, const AngleSet& angles) {
+    SweepRequest req;
+    req.op = MorphOp::Open;
+    req.length = 41;
+    req.angles = angles;
+    EngineOptions cpu;
+    cpu.backend = Backend::Cpu;
+    return sweep<T>(img.cview(), req, cpu);
+}
+
+// The angle axis (x, or the polar chart's angular one) or the value axis (y, or radial).
+QValueAxis* axisOf(QChartView* view, bool angle) {
+    QChart* chart = view->chart();
+    QList<QAbstractAxis*> axes;
+    if (auto* polar = qobject_cast<QPolarChart*>(chart))
+        axes = polar->axes(angle ? QPolarChart::PolarOrientationAngular : QPolarChart::PolarOrientationRadial);
+    else
+        axes = chart->axes(angle ? Qt::Horizontal : Qt::Vertical);
+    return axes.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(axes.first());
+}
+
+}  // namespace
+
+class TestSpectrumPanel : public QObject {
+    Q_OBJECT
+private:
+    std::unique_ptr<SpectrumPanel> panel_;
+    const AngleSet angles_{0, 5, 36};  // 0:180:5
+    SweepResult<std::uint8_t> u8_;
+
+    // The viewport pixel nearest to (angle, value) of `form`'s spectrum series.
+    QPoint pixelOf(Form form, double angle, double value) const {
+        QChart* chart = panel_->chartView(form)->chart();
+        const QPointF inChart = chart->mapToPosition({angle, value}, panel_->spectrumSeries(form));
+        return panel_->chartView(form)->mapFromScene(chart->mapToScene(inChart));
+    }
+
+    // Clicks at the pixel of `angle` and returns the emitted angles.
+    QList<double> clickAt(Form form, double angle, double value) {
+        QSignalSpy spy(panel_.get(), &SpectrumPanel::angleClicked);
+        QTest::mouseClick(panel_->chartView(form)->viewport(), Qt::LeftButton, {}, pixelOf(form, angle, value));
+        QList<double> out;
+        for (const auto& args : spy) out.append(args.at(0).toDouble());
+        return out;
+    }
+
+private slots:
+    void initTestCase() {
+        u8_ = sweepOf(linesAt<std::uint8_t>(30), angles_);
+        // The synthetic image says what it should: the openings keep most at the lines' angle.
+        const auto peak = std::max_element(u8_.spectrum.begin(), u8_.spectrum.end()) - u8_.spectrum.begin();
+        QCOMPARE(angles_.angle(static_cast<int>(peak)), 30.0);
+    }
+
+    void init() {
+        panel_ = std::make_unique<SpectrumPanel>();
+        panel_->resize(640, 480);
+        panel_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(panel_.get()));
+    }
+
+    void cleanup() { panel_.reset(); }
+
+    void emptyStateIsAPlaceholder() {
+        QVERIFY(!panel_->hasSpectrum());
+        auto* stack = panel_->findChild<QStackedWidget*>();
+        QVERIFY(stack);
+        auto* label = qobject_cast<QLabel*>(stack->currentWidget());
+        QVERIFY2(label && !label->text().isEmpty(), "the placeholder text is shown");
+        panel_->setCurrentAngle(42);
+        panel_->setForm(Form::Polar);
+        QCOMPARE(stack->currentWidget(), label);
+        QVERIFY(panel_->markerSeries(Form::Cartesian)->points().isEmpty());
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY(!panel_->exportCsv(dir.filePath("s.csv"), &error));
+        QVERIFY(!error.isEmpty());
+        error.clear();
+        QVERIFY(!panel_->exportPng(dir.filePath("s.png"), &error));
+        QVERIFY(!error.isEmpty());
+        QVERIFY(!QFile::exists(dir.filePath("s.csv")) && !QFile::exists(dir.filePath("s.png")));
+
+        // A spectrum whose size does not match its angles is refused with a message.
+        panel_->setSpectrum(angles_, std::vector<double>(5, 1.0), QStringLiteral("bad"));
+        QVERIFY(!panel_->hasSpectrum());
+        QCOMPARE(stack->currentWidget(), label);
+        QVERIFY(label->text().contains(QStringLiteral("5")));
+    }
+
+    void seriesHoldTheSpectrum() {
+        panel_->setSweep(session::AnySweep(u8_), QStringLiteral("opening, λ 41"));
+        QVERIFY(panel_->hasSpectrum());
+        const QList<QPointF> cart = panel_->spectrumSeries(Form::Cartesian)->points();
+        QCOMPARE(cart.size(), angles_.count);
+        for (int k = 0; k < angles_.count; ++k) {
+            QCOMPARE(cart[k].x(), angles_.angle(k));
+            QCOMPARE(cart[k].y(), static_cast<double>(u8_.spectrumExact[static_cast<std::size_t>(k)]));
+        }
+        // The polar series is the same, closed at 180° (≡ 0°) since the set covers 180°.
+        const QList<QPointF> polar = panel_->spectrumSeries(Form::Polar)->points();
+        QCOMPARE(polar.size(), angles_.count + 1);
+        for (int k = 0; k < angles_.count; ++k) QCOMPARE(polar[k], cart[k]);
+        QCOMPARE(polar.last(), QPointF(180.0, cart.first().y()));
+        QCOMPARE(panel_->chartView(Form::Cartesian)->chart()->title(), QStringLiteral("opening, λ 41"));
+    }
+
+    void clickGivesTheAngle() {
+        panel_->setSweep(session::AnySweep(u8_), QString());
+        QTest::qWait(0);  // layout
+        auto* axis = axisOf(panel_->chartView(Form::Cartesian), true);
+        QVERIFY(axis);
+        const double mid = (u8_.spectrum.front() + u8_.spectrum.back()) / 2;
+        // One pixel's worth of degrees (rounding the click to a pixel moves it by at most half).
+        const double perPixel = (axis->max() - axis->min()) / panel_->chartView(Form::Cartesian)->chart()->plotArea().width();
+        for (double a : {30.0, 77.5, 151.2}) {
+            const QList<double> got = clickAt(Form::Cartesian, a, mid);
+            QCOMPARE(got.size(), 1);
+            QVERIFY2(std::abs(got[0] - a) <= perPixel, qPrintable(QString("clicked %1°, got %2°").arg(a).arg(got[0])));
+        }
+        // Outside the plot area: nothing.
+        QSignalSpy spy(panel_.get(), &SpectrumPanel::angleClicked);
+        QTest::mouseClick(panel_->chartView(Form::Cartesian)->viewport(), Qt::LeftButton, {}, QPoint(2, 2));
+        QCOMPARE(spy.count(), 0);
+
+        // Polar: the angle of the click point. At radius r pixels one pixel spans
+        // (range / 2π r) degrees; the points clicked lie near the outer radius.
+        panel_->setForm(Form::Polar);
+        QTest::qWait(0);
+        QChart* polar = panel_->chartView(Form::Polar)->chart();
+        auto* radial = axisOf(panel_->chartView(Form::Polar), false);
+        QVERIFY(radial);
+        const double outer = radial->min() + 0.9 * (radial->max() - radial->min());
+        for (double a : {30.0, 100.0, 172.5}) {
+            const QPoint p = pixelOf(Form::Polar, a, outer);
+            const QPointF centre = panel_->chartView(Form::Polar)->mapFromScene(polar->mapToScene(polar->plotArea().center()));
+            const double r = std::hypot(p.x() - centre.x(), p.y() - centre.y());
+            QVERIFY(r > 50);
+            const double perPixelPolar = 180.0 / (2 * std::numbers::pi * r);
+            const QList<double> got = clickAt(Form::Polar, a, outer);
+            QCOMPARE(got.size(), 1);
+            QVERIFY2(std::abs(got[0] - a) <= perPixelPolar,
+                     qPrintable(QString("polar: clicked %1°, got %2°").arg(a).arg(got[0])));
+        }
+    }
+
+    void markerFollowsTheAngle() {
+        panel_->setSweep(session::AnySweep(u8_), QString());
+        for (Form form : {Form::Cartesian, Form::Polar}) {
+            panel_->setCurrentAngle(42.5);
+            QList<QPointF> m = panel_->markerSeries(form)->points();
+            QCOMPARE(m.size(), 2);
+            QCOMPARE(m[0].x(), 42.5);
+            QCOMPARE(m[1].x(), 42.5);
+            // The line spans the value axis.
+            auto* values = axisOf(panel_->chartView(form), false);
+            QCOMPARE(m[0].y(), values->min());
+            QCOMPARE(m[1].y(), values->max());
+            // Angles are modulo 180 on a 180° set.
+            panel_->setCurrentAngle(222.5);
+            QCOMPARE(panel_->markerSeries(form)->points().value(0).x(), 42.5);
+        }
+        // A partial set (a skew search) hides the marker outside it and keeps it inside.
+        const AngleSet narrow{-10, 0.5, 41};
+        const SweepResult<std::uint8_t> r = sweepOf(linesAt<std::uint8_t>(3), narrow);
+        panel_->setSpectrum(narrow, r.spectrumExact, QStringLiteral("skew"));
+        panel_->setCurrentAngle(30);
+        QVERIFY(panel_->markerSeries(Form::Cartesian)->points().isEmpty());
+        QVERIFY(panel_->markerSeries(Form::Polar)->points().isEmpty());
+        panel_->setCurrentAngle(-4.25);
+        QCOMPARE(panel_->markerSeries(Form::Cartesian)->points().value(0).x(), -4.25);
+        QCOMPARE(panel_->markerSeries(Form::Polar)->points().value(0).x(), -4.25);
+    }
+
+    void polarToggle() {
+        panel_->setSweep(session::AnySweep(u8_), QString());
+        auto* stack = panel_->findChild<QStackedWidget*>();
+        QCOMPARE(panel_->form(), Form::Cartesian);
+        QCOMPARE(stack->currentWidget(), panel_->chartView(Form::Cartesian));
+        panel_->formCombo()->setCurrentIndex(1);  // as the user does
+        QCOMPARE(panel_->form(), Form::Polar);
+        QCOMPARE(stack->currentWidget(), panel_->chartView(Form::Polar));
+        QVERIFY(panel_->chartView(Form::Polar)->isVisible());
+        QVERIFY(qobject_cast<QPolarChart*>(panel_->chartView(Form::Polar)->chart()));
+        // A 180° set fills the circle: the angular axis covers 0 … 180.
+        auto* angular = axisOf(panel_->chartView(Form::Polar), true);
+        QVERIFY(angular);
+        QCOMPARE(angular->min(), 0.0);
+        QCOMPARE(angular->max(), 180.0);
+        panel_->setForm(Form::Cartesian);
+        QCOMPARE(stack->currentWidget(), panel_->chartView(Form::Cartesian));
+    }
+
+    void skewReadOutAndDeskew() {
+        QVERIFY(!panel_->deskewButton()->isEnabled());
+        // An estimate from a real spectrum: the sweep of lines at 3° over a skew range.
+        const AngleSet narrow{-10, 0.5, 41};
+        const SweepResult<std::uint8_t> r = sweepOf(linesAt<std::uint8_t>(3), narrow);
+        const SkewResult skew = skewFromSpectrum(r.spectrum, narrow, false);
+        panel_->setSkew(skew, QStringLiteral("λ 41, −10 … 10° in 0.5° steps"));
+        QCOMPARE(panel_->skewLabel()->text(),
+                 QString::asprintf("Skew %+.2f° (confidence %.2f)", skew.angle, skew.confidence));
+        QVERIFY(panel_->skewLabel()->text().startsWith(QStringLiteral("Skew +")));
+        QVERIFY(panel_->deskewButton()->isEnabled());
+        QSignalSpy spy(panel_.get(), &SpectrumPanel::deskewRequested);
+        QTest::mouseClick(panel_->deskewButton(), Qt::LeftButton);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toDouble(), skew.angle);
+
+        panel_->setSkew(std::nullopt);
+        QVERIFY(!panel_->deskewButton()->isEnabled());
+        QVERIFY(!panel_->skewLabel()->text().contains(QStringLiteral("confidence")));
+    }
+
+    void csvRoundTrip() {
+        QTemporaryDir dir;
+        // uint8: exact integer sums.
+        panel_->setSweep(session::AnySweep(u8_), QString());
+        QVERIFY(panel_->exportCsv(dir.filePath("u8.csv")));
+        // float32: shortest round-trip doubles.
+        const SweepResult<float> f = sweepOf(linesAt<float>(30, 160, 120, 1.0 / 255.0), angles_);
+        QVERIFY(f.spectrumExact.empty());
+        panel_->setSweep(session::AnySweep(f), QString());
+        QVERIFY(panel_->exportCsv(dir.filePath("f32.csv")));
+
+        for (const bool exact : {true, false}) {
+            QFile file(dir.filePath(exact ? "u8.csv" : "f32.csv"));
+            QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+            const QStringList lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+            QCOMPARE(lines.size(), angles_.count + 1);
+            QCOMPARE(lines[0], QStringLiteral("index,angle,sum"));
+            for (int k = 0; k < angles_.count; ++k) {
+                const QStringList cells = lines[k + 1].split(',');
+                QCOMPARE(cells.size(), 3);
+                QCOMPARE(cells[0].toInt(), k);
+                QCOMPARE(cells[1].toDouble(), angles_.angle(k));
+                const auto i = static_cast<std::size_t>(k);
+                if (exact) {
+                    bool ok = false;
+                    QCOMPARE(cells[2].toLongLong(&ok), u8_.spectrumExact[i]);
+                    QVERIFY2(ok, qPrintable("not an integer: " + cells[2]));
+                } else {
+                    QCOMPARE(cells[2].toDouble(), f.spectrum[i]);
+                }
+            }
+        }
+    }
+
+    void pngExport() {
+        panel_->setSweep(session::AnySweep(u8_), QString());
+        panel_->setCurrentAngle(90);
+        QTemporaryDir dir;
+        for (Form form : {Form::Cartesian, Form::Polar}) {
+            panel_->setForm(form);
+            const QString path = dir.filePath(form == Form::Polar ? "polar.png" : "cartesian.png");
+            QString error;
+            QVERIFY2(panel_->exportPng(path, &error), qPrintable(error));
+            const QImage img(path);
+            QVERIFY(!img.isNull());
+            QChartView* view = panel_->chartView(form);
+            QCOMPARE(img.size(), view->size() * view->devicePixelRatio());
+            // The marker's colour is drawn: the plot is in the picture, not a blank grab.
+            const QColor markerColour = panel_->markerSeries(form)->pen().color();
+            bool found = false;
+            for (int y = 0; y < img.height() && !found; ++y)
+                for (int x = 0; x < img.width() && !found; ++x) found = img.pixelColor(x, y) == markerColour;
+            QVERIFY(found);
+        }
+    }
+
+    void exportToAnUnwritablePathFails() {
+        panel_->setSweep(session::AnySweep(u8_), QString());
+        QTemporaryDir dir;
+        for (const QString& path : {dir.filePath("no/such/folder/s.csv"), dir.path()}) {
+            QString error;
+            QVERIFY(!panel_->exportCsv(path, &error));
+            QVERIFY2(error.contains(path), qPrintable(error));
+            error.clear();
+            const QString png = path.endsWith(".csv") ? path.chopped(4) + ".png" : path;
+            QVERIFY(!panel_->exportPng(png, &error));
+            QVERIFY2(error.contains(png), qPrintable(error));
+        }
+        QVERIFY(panel_->hasSpectrum());  // nothing lost
+    }
+};
+
+QTEST_MAIN(TestSpectrumPanel)
+#include "test_spectrum_panel.moc"
