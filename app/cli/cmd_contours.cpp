@@ -1,18 +1,17 @@
 // linescope-cli contours (--threshold T | --otsu) [--mode M] [--approx A] IN [--json OUT] [--svg OUT]
 #include "app/cli/commands.h"
 #include "app/cli/common.h"
+#include "app/io/contour_export.h"
 #include "app/io/image_io.h"
 #include "app/io/json_writer.h"
+#include "app/io/threshold.h"
 
 #include "compute/contours/contours.h"
 
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -126,95 +125,6 @@ Traced traceWithOpenCV(const cv::Mat& binary, ContourMode mode, ContourApprox ap
     return t;
 }
 
-// Milliseconds to the microsecond.
-std::string millis(double ms) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f", ms);
-    return buf;
-}
-
-std::string timingsJson(const ContourTimings& t, bool phases) {
-    std::string s = "{";
-    if (phases)
-        s += "\"preprocess\": " + millis(t.preprocess) + ", \"track\": " + millis(t.track) +
-             ", \"connect\": " + millis(t.connect) + ", \"hierarchy\": " + millis(t.hierarchy) +
-             ", \"download\": " + millis(t.download) + ", ";
-    return s + "\"total\": " + millis(t.total) + "}";
-}
-
-void writeText(const std::string& path, const std::string& text) {
-    std::ofstream f(path, std::ios::binary);
-    f << text;
-    f.close();
-    if (!f) throw io::IoError("cannot write '" + path + "'");
-}
-
-std::string toJson(const Traced& t, const std::string& mode, const std::string& approx, const cv::Mat& binary,
-                   const std::string& thresholdJson, const std::string& algorithm) {
-    const Contours& c = t.contours;
-    std::string s = "{\"contours\": [";
-    for (std::size_t i = 0; i < c.size(); ++i) {
-        s += i ? ",\n  " : "\n  ";
-        s += "{\"points\": [";
-        for (std::size_t j = 0; j < c.length(i); ++j) {
-            if (j) s += ", ";
-            s += '[';
-            s += std::to_string(c.begin(i)[j].x);
-            s += ", ";
-            s += std::to_string(c.begin(i)[j].y);
-            s += ']';
-        }
-        s += "], \"parent\": ";
-        s += std::to_string(c.parent[i]);
-        s += ", \"hole\": ";
-        s += c.hole[i] ? "true}" : "false}";
-    }
-    s += c.size() == 0 ? "]" : "\n]";
-    s += ", \"mode\": " + io::jsonString(mode) + ", \"approx\": " + io::jsonString(approx) +
-         ", \"width\": " + std::to_string(binary.cols) + ", \"height\": " + std::to_string(binary.rows) +
-         ", \"threshold\": " + thresholdJson + ", \"algorithm\": " + io::jsonString(algorithm) +
-         ", \"timings_ms\": " + timingsJson(t.timings, algorithm == "engine") + "}\n";
-    return s;
-}
-
-std::string base64(const std::vector<uchar>& bytes) {
-    static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    for (std::size_t i = 0; i < bytes.size(); i += 3) {
-        const unsigned b0 = bytes[i];
-        const unsigned b1 = i + 1 < bytes.size() ? bytes[i + 1] : 0u;
-        const unsigned b2 = i + 2 < bytes.size() ? bytes[i + 2] : 0u;
-        const unsigned v = (b0 << 16) | (b1 << 8) | b2;
-        out += abc[(v >> 18) & 63];
-        out += abc[(v >> 12) & 63];
-        out += i + 1 < bytes.size() ? abc[(v >> 6) & 63] : '=';
-        out += i + 2 < bytes.size() ? abc[v & 63] : '=';
-    }
-    return out;
-}
-
-std::string toSvg(const Traced& t, const cv::Mat& binary, bool overImage) {
-    const std::string w = std::to_string(binary.cols), h = std::to_string(binary.rows);
-    std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + w + "\" height=\"" + h +
-                    "\" viewBox=\"0 0 " + w + " " + h + "\">\n";
-    if (overImage) {
-        std::vector<uchar> png;
-        cv::imencode(".png", binary, png);
-        s += "<image width=\"" + w + "\" height=\"" + h + "\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64," +
-             base64(png) + "\"/>\n";
-    }
-    const Contours& c = t.contours;
-    for (std::size_t i = 0; i < c.size(); ++i) {
-        s += "<polygon fill=\"none\" stroke-width=\"0.25\" stroke=\"";
-        s += c.hole[i] ? "#0050ff" : "#ff2020";
-        s += "\" points=\"";
-        for (const ContourPoint* p = c.begin(i); p != c.begin(i) + c.length(i); ++p)
-            s += std::to_string(p->x) + ".5," + std::to_string(p->y) + ".5 ";
-        s += "\"/>\n";
-    }
-    return s + "</svg>\n";
-}
 }  // namespace
 
 int runContours(const ArgList& argList) {
@@ -254,28 +164,22 @@ int runContours(const ArgList& argList) {
 
     const cv::Mat src = io::readImage(args.positionals()[0], notice);
     cv::Mat binary;
-    std::string thresholdJson;
+    double usedThreshold = threshold;
     // The 8-bit view of the input: for Otsu and for --svg-image.
     cv::Mat eight = src;
-    double lo = 0, hi = 0, scale = 1, shift = 0;
-    if (src.depth() != CV_8U && (otsu || args.has("--svg-image"))) {
-        cv::minMaxLoc(src, &lo, &hi);
-        if (!std::isfinite(lo) || !std::isfinite(hi))
-            throw std::runtime_error("the float image holds NaN or infinite values: cannot scale it to 8 bits");
-        scale = hi > lo ? 255.0 / (hi - lo) : 1.0;
-        shift = -lo * scale;
-        src.convertTo(eight, CV_8U, scale, shift);
-    }
     if (otsu) {
+        const io::OtsuResult o = io::otsu(src);
         if (src.depth() != CV_8U)
             notice(std::string("Otsu's threshold needs 8 bits: the ") + io::depthName(src.depth()) +
-                   " image was scaled from [" + io::jsonNumber(lo) + ", " + io::jsonNumber(hi) + "] to [0, 255]");
-        const double t8 = cv::threshold(eight, binary, 0, 1, cv::THRESH_BINARY | cv::THRESH_OTSU);
-        thresholdJson = io::jsonNumber(src.depth() == CV_8U ? t8 : (t8 - shift) / scale);
+                   " image was scaled from [" + io::jsonNumber(o.scale.min) + ", " + io::jsonNumber(o.scale.max) +
+                   "] to [0, 255]");
+        // The contours are those of the 8-bit image Otsu split (see io::otsu on the difference).
+        binary = io::binarize(o.eight, o.eightBit);
+        usedThreshold = o.threshold;
+        eight = o.eight;
     } else {
-        cv::Mat mask = src > threshold;  // 255 where src > T (NaN compares false)
-        mask.convertTo(binary, CV_8U, 1.0 / 255.0);
-        thresholdJson = io::jsonNumber(threshold);
+        binary = io::binarize(src, threshold);
+        if (args.has("--svg-image")) eight = io::toEightBit(src);
     }
 
     // Auto falls back to the CPU quietly (the contours are the same); an explicit cuda
@@ -285,18 +189,29 @@ int runContours(const ArgList& argList) {
                                            : traceWithOpenCV(binary, mode, approx);
     if (args.has("--timings")) {
         const ContourTimings& ms = t.timings;
+        using io::formatMillis;
         if (algorithm == "engine")
-            notice("contours in " + millis(ms.total) + " ms (" + backendName(backend) + "): preprocess " +
-                   millis(ms.preprocess) + ", track " + millis(ms.track) + ", connect " + millis(ms.connect) +
-                   ", hierarchy " + millis(ms.hierarchy) + ", download " + millis(ms.download));
+            notice("contours in " + formatMillis(ms.total) + " ms (" + backendName(backend) + "): preprocess " +
+                   formatMillis(ms.preprocess) + ", track " + formatMillis(ms.track) + ", connect " +
+                   formatMillis(ms.connect) + ", hierarchy " + formatMillis(ms.hierarchy) + ", download " +
+                   formatMillis(ms.download));
         else
-            notice("OpenCV's findContours in " + millis(ms.total) + " ms");
+            notice("OpenCV's findContours in " + formatMillis(ms.total) + " ms");
     }
-    if (auto json = args.value("--json"))
-        writeText(*json, toJson(t, modeText, approxText, binary, thresholdJson, algorithm));
-    if (auto svg = args.value("--svg")) {
-        writeText(*svg, toSvg(t, eight, args.has("--svg-image")));
+    if (auto json = args.value("--json")) {
+        io::ContourJsonInfo info;
+        info.mode = mode;
+        info.approx = approx;
+        info.width = binary.cols;
+        info.height = binary.rows;
+        info.threshold = usedThreshold;
+        info.algorithm = algorithm;
+        info.timings = t.timings;
+        io::writeTextFile(*json, io::contoursToJson(t.contours, info));
     }
+    if (auto svg = args.value("--svg"))
+        io::writeTextFile(*svg, io::contoursToSvg(t.contours, binary.cols, binary.rows,
+                                                  args.has("--svg-image") ? eight : cv::Mat()));
     std::printf("%zu contours\n", t.contours.size());
     return 0;
 }

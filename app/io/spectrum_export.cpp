@@ -24,11 +24,4 @@ std::string csvOf(const AngleSet& angles, const std::vector<Sum>& sums) {
 std::string spectrumCsv(const AngleSet& angles, const std::vector<std::int64_t>& sums) { return csvOf(angles, sums); }
 std::string spectrumCsv(const AngleSet& angles, const std::vector<double>& sums) { return csvOf(angles, sums); }
 
-void writeTextFile(const std::string& path, const std::string& text) {
-    std::ofstream f(path, std::ios::binary);
-    f << text;
-    f.close();
-    if (!f) throw IoError("cannot write '" + path + "'");
-}
-
 }  // namespace linescope::io

@@ -2,6 +2,8 @@
 // the desktop app's File > Export: one format, one writer. Plain functions, any thread.
 #pragma once
 
+#include "app/io/text_file.h"
+
 #include "compute/sweep.h"
 
 #include <cstdint>
@@ -16,8 +18,6 @@ namespace linescope::io {
 std::string spectrumCsv(const AngleSet& angles, const std::vector<std::int64_t>& sums);
 std::string spectrumCsv(const AngleSet& angles, const std::vector<double>& sums);
 
-// Writes `text` to `path` as is (binary). Throws IoError when the file cannot be written.
-void writeTextFile(const std::string& path, const std::string& text);
 
 // spectrumCsv(angles, sums) written to `path`. Throws IoError.
 template <class Sum>

@@ -1,0 +1,11 @@
+// Writing a whole text file (JSON, SVG, CSV exports) with one clear error.
+#pragma once
+
+#include <string>
+
+namespace linescope::io {
+
+// Writes `text` to `path`, replacing it. Throws IoError ("cannot write '…'") on failure.
+void writeTextFile(const std::string& path, const std::string& text);
+
+}  // namespace linescope::io
