@@ -1,5 +1,7 @@
 #include "ui/main_window.h"
 
+#include "ui/contour_panel.h"
+#include "ui/spectrum_panel.h"
 #include "ui/view_controls.h"
 #include "ui/viewport_widget.h"
 
@@ -76,6 +78,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
 
     if (options_.useSettings) recent_ = QSettings().value("recentFiles").toStringList();
     buildControls();
+    buildDocks();
     buildMenus();
 
     progress_ = new QProgressBar(this);
@@ -217,9 +220,17 @@ void MainWindow::buildControls() {
 }
 
 void MainWindow::updateLiveViews() {
+    if (!spectrumDock_ || !contourDock_) return;  // still building
     const ViewKind v = viewControls_->view();
     const bool sweepView = v != ViewKind::Original && v != ViewKind::Result;
-    session_->setLive(session::RequestKind::Sweep, sweepView);
+    const bool spectrumShown = spectrumDock_->isVisible();
+    const bool contoursShown = contourDock_->isVisible() && contourPanel_->contoursVisible();
+    const session::ContourSource src = contourPanel_->source();
+    const bool contoursFromSweep = src != session::ContourSource::Original && src != session::ContourSource::Result;
+    session_->setLive(session::RequestKind::Sweep, sweepView || spectrumShown || (contoursShown && contoursFromSweep));
+    session_->setLive(session::RequestKind::Skew, spectrumShown);
+    session_->setLive(session::RequestKind::Contours, contoursShown);
+    if (!contoursShown) viewport_->setContours(nullptr);
 }
 
 void MainWindow::pushGpuParameters() {
@@ -240,6 +251,7 @@ void MainWindow::setAngle(double degrees) {
         angleSpin_->setValue(units / 10.0);
     }
     session_->setAngle(units / 10.0);
+    if (spectrum_) spectrum_->setCurrentAngle(units / 10.0);
     pushGpuParameters();
 }
 
@@ -272,6 +284,7 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     QAction* exportAction = file->addAction(tr("&Export View…"), this, &MainWindow::exportView);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    buildExportMenu(file);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -359,6 +372,7 @@ void MainWindow::onSnapshot(session::RequestKind kind, const session::SnapshotPt
                                           QString::fromStdString(snapshot->error)));
         return;
     }
+    onDockSnapshot(kind, snapshot);
     if (kind == session::RequestKind::Sweep) {
         viewport_->showSnapshot(snapshot);
         progress_->setVisible(false);

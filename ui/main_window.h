@@ -10,6 +10,7 @@
 // Thread: UI thread only. It never waits for the engine.
 #pragma once
 
+#include "app/session/contour_source.h"
 #include "app/session/session.h"
 
 #include <QMainWindow>
@@ -20,6 +21,7 @@
 #include <memory>
 
 class QComboBox;
+class QDockWidget;
 class QDial;
 class QDoubleSpinBox;
 class QLabel;
@@ -34,6 +36,8 @@ namespace linescope::ui {
 
 class ViewportWidget;
 class ViewControls;
+class SpectrumPanel;
+class ContourPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -66,6 +70,10 @@ public:
     QSpinBox* lengthSpin() const { return lengthSpin_; }
     QComboBox* operatorCombo() const { return opCombo_; }
     ViewControls* viewControls() const { return viewControls_; }
+    SpectrumPanel* spectrumPanel() const { return spectrum_; }
+    ContourPanel* contourPanel() const { return contourPanel_; }
+    QDockWidget* spectrumDock() const { return spectrumDock_; }
+    QDockWidget* contourDock() const { return contourDock_; }
     QProgressBar* progressBar() const { return progress_; }
     QMenu* samplesMenu() const { return samplesMenu_; }
     // The error dialog shown last, while it is open (nullptr otherwise).
@@ -95,6 +103,16 @@ private:
     void exportView();
     void updateLiveViews();
     void pushGpuParameters();
+    // The spectrum and contour docks (main_window_docks.cpp).
+    void buildDocks();
+    void buildExportMenu(QMenu* file);
+    void onDockSnapshot(session::RequestKind kind, const session::SnapshotPtr& snapshot);
+    std::shared_ptr<const session::AnyImage> contourSourceImage() const;
+    void refreshContourSource();
+    void deskew(double skewAngle);
+    bool isLive(session::RequestKind kind) const;
+    void exportSpectrum(bool png);
+    void exportContours(bool svg);
     void loadSettings();
     void saveSettings() const;
 
@@ -111,6 +129,14 @@ private:
     ViewControls* viewControls_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
+    SpectrumPanel* spectrum_ = nullptr;
+    ContourPanel* contourPanel_ = nullptr;
+    QDockWidget* spectrumDock_ = nullptr;
+    QDockWidget* contourDock_ = nullptr;
+    // The contour source's pixels when it is a sweep plane, kept per sweep snapshot.
+    mutable std::shared_ptr<const session::AnyImage> planeCache_;
+    mutable std::uint64_t planeCacheId_ = 0;
+    mutable session::ContourSource planeCacheSource_ = session::ContourSource::Original;
     QMenu* samplesMenu_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QPointer<QMessageBox> errorBox_;

@@ -1,0 +1,229 @@
+// The main window's spectrum and contour docks: building them, feeding them the session's
+// snapshots, and their exports. (The window's controls and file handling: main_window.cpp.)
+#include "ui/contour_panel.h"
+#include "ui/main_window.h"
+#include "ui/spectrum_panel.h"
+#include "ui/view_controls.h"
+#include "ui/viewport_widget.h"
+
+#include "app/io/contour_export.h"
+#include "app/io/deskew.h"
+#include "app/io/image_io.h"
+#include "app/io/threshold.h"
+
+#include <QAction>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QStatusBar>
+
+#include <cmath>
+
+namespace linescope::ui {
+
+namespace {
+
+cv::Mat matOfAny(const session::AnyImage& img) {
+    return std::visit([](const auto& im) { return io::matOf(im); }, img);
+}
+
+}  // namespace
+
+void MainWindow::buildDocks() {
+    spectrum_ = new SpectrumPanel(this);
+    spectrumDock_ = new QDockWidget(tr("Angular spectrum"), this);
+    spectrumDock_->setObjectName("spectrumDock");
+    spectrumDock_->setWidget(spectrum_);
+    addDockWidget(Qt::BottomDockWidgetArea, spectrumDock_);
+
+    contourPanel_ = new ContourPanel(this);
+    contourDock_ = new QDockWidget(tr("Contours"), this);
+    contourDock_->setObjectName("contourDock");
+    contourDock_->setWidget(contourPanel_);
+    addDockWidget(Qt::RightDockWidgetArea, contourDock_);
+
+    // A closed dock's views are not computed.
+    connect(spectrumDock_, &QDockWidget::visibilityChanged, this, [this] { updateLiveViews(); });
+    connect(contourDock_, &QDockWidget::visibilityChanged, this, [this] { updateLiveViews(); });
+
+    connect(spectrum_, &SpectrumPanel::angleClicked, this, [this](double a) { setAngle(a); });
+    connect(spectrum_, &SpectrumPanel::deskewRequested, this, &MainWindow::deskew);
+
+    connect(contourPanel_, &ContourPanel::thresholdChanged, this, [this](double t) { session_->setThreshold(t); });
+    connect(contourPanel_, &ContourPanel::modeChanged, this, [this](ContourMode m) {
+        session::ContourParams p = session_->parameters().contours;
+        p.mode = m;
+        session_->setContourParams(p);
+    });
+    connect(contourPanel_, &ContourPanel::approxChanged, this, [this](ContourApprox a) {
+        session::ContourParams p = session_->parameters().contours;
+        p.approx = a;
+        session_->setContourParams(p);
+    });
+    connect(contourPanel_, &ContourPanel::sourceChanged, this, [this] {
+        refreshContourSource();
+        updateLiveViews();
+    });
+    connect(contourPanel_, &ContourPanel::visibleChanged, this, [this](bool on) {
+        viewport_->setContoursVisible(on);
+        updateLiveViews();
+    });
+    connect(contourPanel_, &ContourPanel::otsuRequested, this, [this] {
+        const auto img = contourSourceImage();
+        if (!img) return;
+        try {
+            contourPanel_->setThreshold(io::otsuThreshold(matOfAny(*img)));
+        } catch (const std::exception& e) {
+            statusBar()->showMessage(tr("Otsu: %1").arg(QString::fromStdString(e.what())), 10000);
+        }
+    });
+    connect(contourPanel_, &ContourPanel::contourSelected, viewport_, &ViewportWidget::setHighlightedContour);
+    connect(session_.get(), &session::Session::imageChanged, this, [this] {
+        planeCache_.reset();
+        refreshContourSource();
+    });
+}
+
+void MainWindow::buildExportMenu(QMenu* file) {
+    QMenu* ex = file->addMenu(tr("Export &Data"));
+    ex->addAction(tr("Spectrum as &CSV…"), this, [this] { exportSpectrum(false); });
+    ex->addAction(tr("Spectrum plot as &PNG…"), this, [this] { exportSpectrum(true); });
+    ex->addSeparator();
+    ex->addAction(tr("Contours as &JSON…"), this, [this] { exportContours(false); });
+    ex->addAction(tr("Contours as &SVG…"), this, [this] { exportContours(true); });
+}
+
+std::shared_ptr<const session::AnyImage> MainWindow::contourSourceImage() const {
+    using session::ContourSource;
+    const ContourSource source = contourPanel_->source();
+    switch (source) {
+    case ContourSource::Original: return session_->image();
+    case ContourSource::Result: {
+        const auto snap = session_->latest(session::RequestKind::Result);
+        return snap && snap->ok() && snap->request.image == session_->image() ? snap->result : nullptr;
+    }
+    default: break;
+    }
+    const auto snap = session_->latest(session::RequestKind::Sweep);
+    if (!snap || !snap->ok() || snap->request.image != session_->image()) return nullptr;
+    if (planeCache_ && planeCacheId_ == snap->id && planeCacheSource_ == source) return planeCache_;
+    // The engine's planes live in the sweep result: one copy per sweep and source.
+    planeCache_ = std::visit([&](const auto& s) -> std::shared_ptr<const session::AnyImage> {
+        const auto& plane = source == ContourSource::Supremum ? s.sup : source == ContourSource::Infimum ? s.inf : s.strength;
+        using Plane = std::decay_t<decltype(plane)>;
+        return std::make_shared<const session::AnyImage>(Plane::copyOf(plane.cview()));
+    }, *snap->sweep);
+    planeCacheId_ = snap->id;
+    planeCacheSource_ = source;
+    return planeCache_;
+}
+
+void MainWindow::refreshContourSource() {
+    const auto img = contourSourceImage();
+    if (!img) return;  // a result or sweep still to come: refreshed when it arrives
+    try {
+        const io::ThresholdRange r = io::thresholdRange(matOfAny(*img));
+        contourPanel_->setRange(r.min, r.max, r.integer);
+    } catch (const std::exception& e) {
+        contourPanel_->setError(QString::fromStdString(e.what()));
+        return;
+    }
+    session_->setContourImage(contourPanel_->source() == session::ContourSource::Original ? nullptr : img);
+}
+
+void MainWindow::onDockSnapshot(session::RequestKind kind, const session::SnapshotPtr& snapshot) {
+    using session::ContourSource;
+    using session::RequestKind;
+    switch (kind) {
+    case RequestKind::Result:
+        if (contourPanel_->source() == ContourSource::Result && isLive(RequestKind::Contours)) refreshContourSource();
+        return;
+    case RequestKind::Sweep: {
+        const auto& req = std::get<session::SweepParams>(snapshot->request.params).sweep;
+        spectrum_->setSweep(*snapshot->sweep, tr("Σ of %1 by λ = %2 over %3 angles")
+                                                  .arg(QString::fromLatin1(morphOpName(req.op)))
+                                                  .arg(req.length)
+                                                  .arg(req.angles.count));
+        spectrum_->setCurrentAngle(session_->parameters().angle);
+        const ContourSource s = contourPanel_->source();
+        if (s != ContourSource::Original && s != ContourSource::Result) refreshContourSource();
+        return;
+    }
+    case RequestKind::Contours:
+        contourPanel_->setContours(snapshot->contours, snapshot->timings.contours);
+        viewport_->setContours(snapshot->contours);
+        return;
+    case RequestKind::Skew: {
+        const auto& out = *snapshot->skew;
+        spectrum_->setSkew(out.skew, tr("closings by λ = %1 over %2…%3° in %4° steps")
+                                         .arg(out.length)
+                                         .arg(out.angles.start)
+                                         .arg(out.angles.angle(out.angles.count - 1))
+                                         .arg(out.angles.step));
+        return;
+    }
+    }
+}
+
+bool MainWindow::isLive(session::RequestKind kind) const { return session_->isLive(kind); }
+
+void MainWindow::deskew(double skewAngle) {
+    const auto img = session_->image();
+    if (!img) return;
+    try {
+        session_->setImage(std::visit([&](const auto& im) -> session::AnyImage {
+            return io::deskew(im.cview(), skewAngle, io::RotationBorder::Replicate);
+        }, *img));
+        statusBar()->showMessage(tr("Rotated by %1° to undo the skew (File > Export View saves it)")
+                                     .arg(-skewAngle, 0, 'f', 2), 10000);
+    } catch (const std::exception& e) {
+        showError(tr("Cannot deskew"), QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::exportSpectrum(bool png) {
+    const QString base = QFileInfo(currentFile_).completeBaseName() + QStringLiteral("-spectrum");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the spectrum"),
+                                                      base + (png ? QStringLiteral(".png") : QStringLiteral(".csv")),
+                                                      png ? tr("PNG (*.png)") : tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    const bool ok = png ? spectrum_->exportPng(path, &error) : spectrum_->exportCsv(path, &error);
+    if (!ok) showError(tr("Cannot export the spectrum"), error);
+    else statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+void MainWindow::exportContours(bool svg) {
+    const auto snap = session_->latest(session::RequestKind::Contours);
+    if (!snap || !snap->ok() || !snap->contours) {
+        showError(tr("Cannot export the contours"), tr("There are no contours yet: open the Contours dock."));
+        return;
+    }
+    const QString base = QFileInfo(currentFile_).completeBaseName() + QStringLiteral("-contours");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the contours"),
+                                                      base + (svg ? QStringLiteral(".svg") : QStringLiteral(".json")),
+                                                      svg ? tr("SVG (*.svg)") : tr("JSON (*.json)"));
+    if (path.isEmpty()) return;
+    const int w = session::widthOf(*snap->request.image), h = session::heightOf(*snap->request.image);
+    const auto& p = std::get<session::ContourParams>(snap->request.params);
+    QString error;
+    bool ok = false;
+    if (svg) {
+        ok = contourPanel_->exportSvg(path, w, h, matOfAny(*snap->request.image), &error);
+    } else {
+        io::ContourJsonInfo info;
+        info.mode = p.mode;
+        info.approx = p.approx;
+        info.width = w;
+        info.height = h;
+        info.threshold = p.threshold;
+        info.timings = snap->timings.contours;
+        ok = contourPanel_->exportJson(path, info, &error);
+    }
+    if (!ok) showError(tr("Cannot export the contours"), error);
+    else statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+}  // namespace linescope::ui
