@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui_internal.h>  // the panel's content size (ImGuiWindow), 1.86 as packaged
 
 #include <algorithm>
 #include <array>
@@ -92,9 +93,9 @@ struct HeldButtons {
         else down[i] = false;
     }
     void frameSeen() { unseen.fill(false); }
-    void applyWaiting(bool* down) {
+    void applyWaiting(bool* down) {  // before a NewFrame: releases whose press a frame saw
         for (std::size_t i = 0; i < N; ++i)
-            if (releaseWaiting[i]) down[i] = releaseWaiting[i] = false;
+            if (releaseWaiting[i] && !unseen[i]) down[i] = releaseWaiting[i] = false;
     }
     bool waiting() const { return std::find(releaseWaiting.begin(), releaseWaiting.end(), true) != releaseWaiting.end(); }
     void clear() { unseen.fill(false); releaseWaiting.fill(false); }
@@ -280,9 +281,15 @@ std::string ImGuiOverlay::shown(const std::optional<double>& v, const char* form
 }
 
 void ImGuiOverlay::drawTimings(const OverlayTimings& t) {
-    if (!ImGui::BeginTable("##timings", 4, ImGuiTableFlags_SizingFixedFit)) return;
+    // Two label–value pairs a row, a spacer column between them.
+    if (!ImGui::BeginTable("##timings", 5, ImGuiTableFlags_SizingFixedFit)) return;
     const float valueWidth = ImGui::CalcTextSize("000.00 ms").x;
+    int cells = 0;
     auto cell = [&](const char* label, const std::optional<double>& ms) {
+        if (cells++ % 2 == 1) {
+            ImGui::TableNextColumn();
+            ImGui::Dummy(ImVec2(ImGui::GetFontSize() * 0.5f, 0));
+        }
         ImGui::TableNextColumn();
         ImGui::TextDisabled("%s", label);
         ImGui::TableNextColumn();
@@ -316,16 +323,17 @@ void ImGuiOverlay::drawProbe(const OverlayProbe& p) {
 
 unsigned ImGuiOverlay::drawToggles(OverlayToggles& t) {
     unsigned changed = 0;
+    if (!ImGui::BeginTable("##toggles", 2, ImGuiTableFlags_SizingFixedFit)) return 0;
     auto box = [&](const char* label, bool* value, OverlayChange bit) {
+        ImGui::TableNextColumn();
         if (ImGui::Checkbox(label, value)) changed |= bit;
         toggleRects_[toggleIndex(bit)] = lastItemRect();
     };
     box("Contours", &t.contours, ChangedContours);
-    ImGui::SameLine(ImGui::GetFontSize() * 9);
     box("SE glyph", &t.seGlyph, ChangedSeGlyph);
-    box("Orientation", &t.orientationBlend, ChangedOrientationBlend);
-    ImGui::SameLine(ImGui::GetFontSize() * 9);
+    box("Orientation map", &t.orientationBlend, ChangedOrientationBlend);
     box("Needles", &t.needles, ChangedNeedles);
+    ImGui::EndTable();
     return changed;
 }
 
@@ -344,7 +352,6 @@ unsigned ImGuiOverlay::draw(OverlayState& state) {
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                    ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
     toggleRects_.fill({});
-    previousPanel_ = panel_;
     unsigned changed = 0;
     if (ImGui::Begin("##linescope-overlay", nullptr, flags)) {
         // Header: the expand arrow, backend, device, frames per second.
@@ -373,6 +380,13 @@ unsigned ImGuiOverlay::draw(OverlayState& state) {
         }
         const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
         panel_ = {pos.x, pos.y, size.x, size.y};
+        // AlwaysAutoResize sizes the panel from the previous frame's content (as 1.86's
+        // CalcWindowContentSizes measures it): content that differs now (details folded, a
+        // wider label) gives the next frame another size, so another frame is needed.
+        const ImGuiWindow* w = ImGui::GetCurrentWindow();
+        const ImVec2 ideal(static_cast<float>(static_cast<int>(std::max(w->DC.CursorMaxPos.x, w->DC.IdealMaxPos.x) - w->DC.CursorStartPos.x)),
+                           static_cast<float>(static_cast<int>(std::max(w->DC.CursorMaxPos.y, w->DC.IdealMaxPos.y) - w->DC.CursorStartPos.y)));
+        resizing_ = ideal.x != w->ContentSizeIdeal.x || ideal.y != w->ContentSizeIdeal.y;
     }
     ImGui::End();
     state.changed = lastChanged_ = changed;
@@ -465,8 +479,7 @@ bool ImGuiOverlay::capturesMouseAt(float x, float y) const {
 }
 
 bool ImGuiOverlay::needsAnotherFrame() const {
-    const bool settling = framesShown_ < 2 || panel_.width != previousPanel_.width ||
-                          panel_.height != previousPanel_.height || lastChanged_ != 0;
+    const bool settling = framesShown_ < 2 || resizing_ || lastChanged_ != 0;
     return inputSinceFrame_ || in_->mouse.waiting() || in_->keys.waiting() || settling;
 }
 

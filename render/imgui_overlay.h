@@ -166,7 +166,8 @@ private:
     unsigned lastChanged_ = 0;
     float fontScale_ = 0;     // device pixel ratio the font atlas was rasterized for
     std::string dash_ = "-";  // "—" when the font has it
-    OverlayRect panel_, previousPanel_;
+    OverlayRect panel_;
+    bool resizing_ = false;  // the panel's content no longer fits its size: one more frame
     std::array<OverlayRect, 5> toggleRects_{};
     int framesShown_ = 0;
 };
