@@ -78,8 +78,9 @@ private:
     GLint buffer_ = 0, rowLength_ = 0;
 };
 
-// Dear ImGui 1.86 reads io.MouseDown / io.KeysDown once per NewFrame: a press released before
-// the next frame would vanish. A release whose press no frame has seen yet waits for one.
+// Dear ImGui 1.86 reads io.MouseDown / io.KeysDown / io.MousePos once per NewFrame (the input
+// queue came in 1.87): a press released before the next frame would vanish. A release whose
+// press no frame has seen yet waits for one.
 template <std::size_t N>
 struct HeldButtons {
     std::array<bool, N> unseen{}, releaseWaiting{};
@@ -98,6 +99,7 @@ struct HeldButtons {
             if (releaseWaiting[i] && !unseen[i]) down[i] = releaseWaiting[i] = false;
     }
     bool waiting() const { return std::find(releaseWaiting.begin(), releaseWaiting.end(), true) != releaseWaiting.end(); }
+    bool anyUnseen() const { return std::find(unseen.begin(), unseen.end(), true) != unseen.end(); }
     void clear() { unseen.fill(false); releaseWaiting.fill(false); }
 };
 
@@ -131,6 +133,25 @@ std::size_t toggleIndex(OverlayChange which) {
 struct ImGuiOverlay::Internals {
     HeldButtons<5> mouse;
     HeldButtons<ImGuiKey_COUNT> keys;
+    // Where the mouse went after a press no frame has seen: the frame must see the press
+    // where it happened (a drag begun off the panel must not click what it ends on).
+    std::optional<ImVec2> positionWaiting;
+    void moveTo(ImVec2 p) {
+        if (mouse.anyUnseen()) positionWaiting = p;
+        else {
+            ImGui::GetIO().MousePos = p;
+            positionWaiting.reset();
+        }
+    }
+    void applyWaiting() {  // before a NewFrame
+        ImGuiIO& io = ImGui::GetIO();
+        if (positionWaiting && !mouse.anyUnseen()) {
+            io.MousePos = *positionWaiting;
+            positionWaiting.reset();
+        }
+        mouse.applyWaiting(io.MouseDown);
+        keys.applyWaiting(io.KeysDown);
+    }
     std::vector<char> fontData;   // the atlas reads it at Build (FontDataOwnedByAtlas false)
     ImVector<ImWchar> glyphRanges;  // Latin-1 and the few symbols the panel shows
 };
@@ -253,8 +274,7 @@ void ImGuiOverlay::beginFrame(float displayWidth, float displayHeight, float dev
     if (inFrame_) ImGui::EndFrame();  // the previous frame was never rendered
     const float ratio = std::isfinite(devicePixelRatio) && devicePixelRatio > 0.25f ? devicePixelRatio : 1.0f;
     ImGuiIO& io = ImGui::GetIO();
-    in_->mouse.applyWaiting(io.MouseDown);
-    in_->keys.applyWaiting(io.KeysDown);
+    in_->applyWaiting();
     io.DisplaySize = ImVec2(std::max(displayWidth, 0.0f), std::max(displayHeight, 0.0f));
     io.DisplayFramebufferScale = ImVec2(ratio, ratio);
     io.DeltaTime = deltaSeconds > 0 && std::isfinite(deltaSeconds) ? deltaSeconds : 1.0f / 60.0f;
@@ -404,13 +424,13 @@ void ImGuiOverlay::render() {
 
 void ImGuiOverlay::mouseMoved(float x, float y) {
     Current current(context_);
-    ImGui::GetIO().MousePos = ImVec2(x, y);
+    in_->moveTo(ImVec2(x, y));
     inputSinceFrame_ = true;
 }
 
 void ImGuiOverlay::mouseLeft() {
     Current current(context_);
-    ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // ImGui's "no mouse"
+    in_->moveTo(ImVec2(-FLT_MAX, -FLT_MAX));  // ImGui's "no mouse"
     inputSinceFrame_ = true;
 }
 
@@ -480,7 +500,7 @@ bool ImGuiOverlay::capturesMouseAt(float x, float y) const {
 
 bool ImGuiOverlay::needsAnotherFrame() const {
     const bool settling = framesShown_ < 2 || resizing_ || lastChanged_ != 0;
-    return inputSinceFrame_ || in_->mouse.waiting() || in_->keys.waiting() || settling;
+    return inputSinceFrame_ || in_->mouse.waiting() || in_->keys.waiting() || in_->positionWaiting || settling;
 }
 
 OverlayRect ImGuiOverlay::toggleRect(OverlayChange which) const { return toggleRects_[toggleIndex(which)]; }
