@@ -26,16 +26,16 @@ int buttonIndex(Qt::MouseButton b) {
     }
 }
 
+// Mouse and wheel events: QSinglePointEvents with a position.
+bool isPointerEvent(QEvent::Type t) {
+    return t == QEvent::MouseMove || t == QEvent::MouseButtonPress || t == QEvent::MouseButtonDblClick ||
+           t == QEvent::MouseButtonRelease || t == QEvent::Wheel;
+}
+
 // The events feed() passes to the overlay.
 bool isOverlayInput(QEvent::Type t) {
-    switch (t) {
-    case QEvent::MouseMove: case QEvent::MouseButtonPress: case QEvent::MouseButtonDblClick:
-    case QEvent::MouseButtonRelease: case QEvent::Wheel: case QEvent::KeyPress: case QEvent::KeyRelease:
-    case QEvent::FocusIn: case QEvent::FocusOut: case QEvent::Leave:
-        return true;
-    default:
-        return false;
-    }
+    return isPointerEvent(t) || t == QEvent::KeyPress || t == QEvent::KeyRelease || t == QEvent::FocusIn ||
+           t == QEvent::FocusOut || t == QEvent::Leave;
 }
 
 // Typed text ImGui should receive: printable characters, not Ctrl/Meta shortcuts.
@@ -97,44 +97,39 @@ bool ImGuiQtInput::feed(QEvent* event) {
         const Qt::KeyboardModifiers m = static_cast<QInputEvent*>(event)->modifiers();
         overlay_.modifiers(m & Qt::ControlModifier, m & Qt::ShiftModifier, m & Qt::AltModifier, m & Qt::MetaModifier);
     }
+    // Every pointer event moves ImGui's mouse first (logical pixels, as the overlay lays out).
+    bool overPanel = false;
+    if (isPointerEvent(event->type())) {
+        const QPointF p = static_cast<QSinglePointEvent*>(event)->position();
+        const float x = static_cast<float>(p.x()), y = static_cast<float>(p.y());
+        overlay_.mouseMoved(x, y);
+        overPanel = overlay_.capturesMouseAt(x, y);
+    }
     switch (event->type()) {
     case QEvent::MouseMove: {
-        const auto* e = static_cast<QMouseEvent*>(event);
-        const QPointF p = e->position();  // logical pixels, as the overlay lays out
-        overlay_.mouseMoved(static_cast<float>(p.x()), static_cast<float>(p.y()));
         const bool overlayHeld = std::find(pressTaken_.begin(), pressTaken_.end(), true) != pressTaken_.end();
         // A drag that began on the image (a pan) stays the viewport's across the panel.
-        return overlayHeld || (e->buttons() == Qt::NoButton && overlay_.capturesMouseAt(static_cast<float>(p.x()), static_cast<float>(p.y())));
+        return overlayHeld || (static_cast<QMouseEvent*>(event)->buttons() == Qt::NoButton && overPanel);
     }
     case QEvent::MouseButtonPress:
     case QEvent::MouseButtonDblClick: {  // Qt sends the second press of a double click as this
-        const auto* e = static_cast<QMouseEvent*>(event);
-        const QPointF p = e->position();
-        overlay_.mouseMoved(static_cast<float>(p.x()), static_cast<float>(p.y()));
-        const int b = buttonIndex(e->button());
+        const int b = buttonIndex(static_cast<QMouseEvent*>(event)->button());
         if (b < 0) return false;
         // ImGui sees every press (one off the panel is how it knows the click is not its own).
         overlay_.mouseButton(b, true);
-        const bool taken = overlay_.capturesMouseAt(static_cast<float>(p.x()), static_cast<float>(p.y()));
-        pressTaken_[static_cast<std::size_t>(b)] = taken;
-        return taken;
+        pressTaken_[static_cast<std::size_t>(b)] = overPanel;
+        return overPanel;
     }
     case QEvent::MouseButtonRelease: {
-        const auto* e = static_cast<QMouseEvent*>(event);
-        const QPointF p = e->position();
-        overlay_.mouseMoved(static_cast<float>(p.x()), static_cast<float>(p.y()));
-        const int b = buttonIndex(e->button());
+        const int b = buttonIndex(static_cast<QMouseEvent*>(event)->button());
         if (b < 0) return false;
         overlay_.mouseButton(b, false);
         return std::exchange(pressTaken_[static_cast<std::size_t>(b)], false);
     }
     case QEvent::Wheel: {
-        const auto* e = static_cast<QWheelEvent*>(event);
-        const QPointF p = e->position();
-        overlay_.mouseMoved(static_cast<float>(p.x()), static_cast<float>(p.y()));
-        const QPoint notches8 = e->angleDelta();  // eighths of a degree: 120 per notch
-        overlay_.mouseWheel(static_cast<float>(notches8.x()) / 120.0f, static_cast<float>(notches8.y()) / 120.0f);
-        return overlay_.capturesMouseAt(static_cast<float>(p.x()), static_cast<float>(p.y()));
+        const QPoint eighths = static_cast<QWheelEvent*>(event)->angleDelta();  // 120 per notch
+        overlay_.mouseWheel(static_cast<float>(eighths.x()) / 120.0f, static_cast<float>(eighths.y()) / 120.0f);
+        return overPanel;
     }
     case QEvent::KeyPress:
     case QEvent::KeyRelease: {

@@ -5,6 +5,7 @@
 // Skips, with the reason, where no EGL OpenGL 3.3 context can be made.
 #include "render/headless/egl_context.h"
 #include "render/imgui_overlay.h"
+#include "tests/support/overlay_state.h"
 #include "render/viewport_renderer.h"
 
 #include <QtTest>
@@ -54,17 +55,6 @@ QString describe(const Difference& d) {
     return QString("%1 pixels differ in x %2…%3, y %4…%5").arg(d.count).arg(d.x0).arg(d.x1).arg(d.y0).arg(d.y1);
 }
 
-OverlayState sampleState() {
-    OverlayState s;
-    s.backend = "CPU";
-    s.device = "CPU, 8 threads";
-    s.timings.computeMs = 3.25;
-    s.timings.uploadMs = 0.4;
-    s.timings.drawMs = 0.12;
-    s.timings.fps = 60;
-    s.probe = {true, 12, 34, 200.0, "opening", 150.0, 210.0, 37.5, 0.82};
-    return s;
-}
 
 }  // namespace
 
@@ -131,7 +121,7 @@ private slots:
     void changesOnlyItsPanel() {
         ImGuiOverlay overlay;
         overlay.initialize(&EglContext::procAddress);
-        OverlayState state = sampleState();
+        OverlayState state = test::sampleOverlayState();
         const Frame without = frame(1, nullptr, nullptr);
         const Frame with = settled(1, overlay, state);
         const Difference d = differences(without, with);
@@ -190,7 +180,7 @@ private slots:
         {
             ImGuiOverlay overlay;
             overlay.initialize(&EglContext::procAddress);
-            OverlayState state = sampleState();
+            OverlayState state = test::sampleOverlayState();
             for (int i = 0; i < 2; ++i) {
                 overlay.beginFrame(kWidth, kHeight, 1, 1.0f / 60);
                 overlay.draw(state);
@@ -220,7 +210,7 @@ private slots:
     void showsTheProbe() {
         ImGuiOverlay overlay;
         overlay.initialize(&EglContext::procAddress);
-        OverlayState state = sampleState();
+        OverlayState state = test::sampleOverlayState();
         const Frame first = settled(1, overlay, state);
         QCOMPARE(differences(first, frame(1, &overlay, &state)).count, 0);  // same state, same pixels
         const OverlayRect p = overlay.panelRect();
@@ -233,13 +223,13 @@ private slots:
         };
         state.probe.value = 37.0;
         changedInsidePanel("value");
-        state = sampleState();
+        state = test::sampleOverlayState();
         state.probe.orientationDeg = 121.25;
         changedInsidePanel("orientation");
-        state = sampleState();
+        state = test::sampleOverlayState();
         state.probe.strength.reset();  // shown as a dash
         changedInsidePanel("absent strength");
-        state = sampleState();
+        state = test::sampleOverlayState();
         state.probe.valid = false;
         changedInsidePanel("off the image");
         overlay.release();
@@ -250,7 +240,7 @@ private slots:
         // glyphs rasterized at that scale (a different, larger font texture).
         ImGuiOverlay overlay;
         overlay.initialize(&EglContext::procAddress);
-        OverlayState state = sampleState();
+        OverlayState state = test::sampleOverlayState();
         const Difference one = differences(frame(1, nullptr, nullptr), settled(1, overlay, state));
         const OverlayRect p1 = overlay.panelRect();
         const Difference two = differences(frame(2, nullptr, nullptr), settled(2, overlay, state));
@@ -268,7 +258,7 @@ private slots:
         options.corner = OverlayCorner::BottomRight;
         ImGuiOverlay overlay(options);
         overlay.initialize(&EglContext::procAddress);
-        OverlayState state = sampleState();
+        OverlayState state = test::sampleOverlayState();
         settled(1, overlay, state);
         const OverlayRect expanded = overlay.panelRect();
         QVERIFY(std::abs(expanded.x + expanded.width - (kWidth - 10)) <= 1);
@@ -284,7 +274,7 @@ private slots:
     void clickFlipsAToggle() {
         ImGuiOverlay overlay;
         overlay.initialize(&EglContext::procAddress);
-        OverlayState state = sampleState();
+        OverlayState state = test::sampleOverlayState();
         settled(1, overlay, state);
         const OverlayRect box = overlay.toggleRect(ChangedNeedles);
         QVERIFY(!box.empty());
@@ -319,7 +309,7 @@ private slots:
         // As when Qt recreates the widget's context: release, a new context, initialize.
         ImGuiOverlay overlay;
         overlay.initialize(&EglContext::procAddress);
-        OverlayState state = sampleState();
+        OverlayState state = test::sampleOverlayState();
         const Frame before = settled(1, overlay, state);
         overlay.release();
         QVERIFY(!overlay.initialized());
@@ -340,7 +330,7 @@ private slots:
         a.initialize(&EglContext::procAddress);
         b.initialize(&EglContext::procAddress);
         QVERIFY(ImGui::GetCurrentContext() == nullptr);  // each call restores the caller's context
-        OverlayState sa = sampleState(), sb = sampleState();
+        OverlayState sa = test::sampleOverlayState(), sb = test::sampleOverlayState();
         sb.toggles.details = false;
         settled(1, a, sa);
         settled(1, b, sb);

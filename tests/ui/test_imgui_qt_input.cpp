@@ -4,6 +4,7 @@
 // rendered panel flips it, is taken from the viewport, and clicks and drags off the panel are
 // not. Skips where Qt gives no OpenGL 3.3 context.
 #include "render/imgui_overlay.h"
+#include "tests/support/overlay_state.h"
 #include "ui/imgui_qt_input.h"
 
 #include <QtTest>
@@ -48,15 +49,6 @@ private:
     ImGuiContext* previous_;
 };
 
-OverlayState sampleState() {
-    OverlayState s;
-    s.backend = "CPU";
-    s.device = "CPU, 4 threads";
-    s.timings.computeMs = 1.5;
-    s.timings.fps = 30;
-    s.probe = {true, 3, 4, 10.0, "opening", 8.0, 12.0, 90.0, 0.5};
-    return s;
-}
 
 }  // namespace
 
@@ -113,7 +105,7 @@ private slots:
         overlay_ = std::make_unique<ImGuiOverlay>();
         overlay_->initialize(&qtProcAddress);
         input_ = std::make_unique<ImGuiQtInput>(*overlay_);
-        state_ = sampleState();
+        state_ = test::sampleOverlayState();
         settle();
     }
     void cleanupTestCase() {
