@@ -68,3 +68,15 @@ Backend resolveBackend(Backend requested, std::string* notice) {
 }
 
 }  // namespace linescope
+
+namespace linescope {
+
+std::string cudaDeviceDescription() {
+#if LINESCOPE_HAVE_CUDA
+    std::string why;
+    if (cuda::deviceUsable(&why)) return cuda::deviceDescription();
+#endif
+    return {};
+}
+
+}  // namespace linescope

@@ -37,5 +37,8 @@ LineAlgorithm parseAlgorithm(const std::string& s);
 bool backendAvailable(Backend b, std::string* why = nullptr);
 // The backend Auto resolves to on this machine, and a one-line notice when it had to fall back.
 Backend resolveBackend(Backend requested, std::string* notice = nullptr);
+// The GPU the CUDA backend uses ("NVIDIA H100 80GB HBM3, compute capability 9.0, …"), or ""
+// when there is none or the build has no CUDA backend.
+std::string cudaDeviceDescription();
 
 }  // namespace linescope

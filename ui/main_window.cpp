@@ -27,6 +27,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QCloseEvent>
+#include <QThread>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -125,6 +126,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     viewControls_->setGpuChecked(gpu && (!options_.useSettings || QSettings().value("gpu", true).toBool()));
     updateLiveViews();
     pushGpuParameters();
+    updateOverlayInfo();
 }
 
 MainWindow::~MainWindow() = default;
@@ -215,8 +217,27 @@ void MainWindow::buildControls() {
             statusBar()->showMessage(tr("GPU drawing is not available: %1").arg(why), 10000);
         }
         pushGpuParameters();
+        updateOverlayInfo();
     });
     session_->setAngleSet(viewControls_->angleSet());
+
+    connect(viewport_, &ViewportWidget::overlayToggled, this, [this](bool contours, bool glyph, bool blend, bool needles) {
+        contourPanel_->setContoursVisible(contours);
+        if (contours && !contourDock_->isVisible()) contourDock_->show();
+        viewControls_->setGlyphVisible(glyph);
+        viewControls_->setBlend(blend, viewControls_->blendAmount());
+        viewControls_->setNeedleStep(needles ? 16 : 0);
+    });
+}
+
+void MainWindow::updateOverlayInfo() {
+    const bool gpu = viewport_->gpuPath();
+    const Backend engine = session_->queue().backend();
+    QString device;
+    if (gpu || engine == Backend::Cuda) device = QString::fromStdString(cudaDeviceDescription());
+    else device = tr("CPU, %1 threads").arg(QThread::idealThreadCount());
+    viewport_->setOverlayInfo(gpu ? tr("CUDA → OpenGL") : engine == Backend::Cuda ? tr("CUDA (uploaded)") : tr("CPU"),
+                              device);
 }
 
 void MainWindow::updateLiveViews() {
@@ -297,6 +318,14 @@ void MainWindow::buildMenus() {
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     QAction* one = view->addAction(tr("Zoom &1:1"), viewport_, &ViewportWidget::zoomOneToOne);
     one->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    view->addSeparator();
+    QAction* overlay = view->addAction(tr("&Overlay (timings, probe)"));
+    overlay->setCheckable(true);
+    overlay->setChecked(true);
+    overlay->setShortcut(QKeySequence(Qt::Key_F2));
+    connect(overlay, &QAction::toggled, viewport_, &ViewportWidget::setOverlayVisible);
+    view->addAction(spectrumDock_->toggleViewAction());
+    view->addAction(contourDock_->toggleViewAction());
 }
 
 void MainWindow::fillSamplesMenu() {
@@ -381,6 +410,7 @@ void MainWindow::onSnapshot(session::RequestKind kind, const session::SnapshotPt
     }
     if (kind != session::RequestKind::Result) return;
     viewport_->showSnapshot(snapshot);
+    viewport_->setComputeMs(snapshot->timings.compute);
     const auto& p = std::get<session::ResultParams>(snapshot->request.params);
     QString line = tr("%1 at %2°, λ = %3: %4 ms on the %5")
                        .arg(QString::fromLatin1(morphOpName(p.op)))

@@ -103,6 +103,7 @@ private:
     void exportView();
     void updateLiveViews();
     void pushGpuParameters();
+    void updateOverlayInfo();
     // The spectrum and contour docks (main_window_docks.cpp).
     void buildDocks();
     void buildExportMenu(QMenu* file);

@@ -67,6 +67,13 @@ ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);  // the glyph and the probe follow the cursor
     fpsClock_.start();
+    frameClock_.start();
+#if defined(LINESCOPE_HAVE_IMGUI)
+    // The overlay sees input first: a click on its panel never pans the image.
+    installEventFilter(&overlayInput_);
+    overlayState_.toggles.contours = contoursVisible_;
+    overlayState_.toggles.seGlyph = glyphVisible_;
+#endif
 }
 
 ViewportWidget::~ViewportWidget() {
@@ -79,7 +86,9 @@ ViewportWidget::~ViewportWidget() {
 }
 
 void ViewportWidget::releaseGl() {
-    if (releaseHook_) releaseHook_();
+#if defined(LINESCOPE_HAVE_IMGUI)
+    if (overlay_.initialized()) overlay_.release();
+#endif
 #if defined(LINESCOPE_HAVE_CUDA)
     if (gpu_) {
         try {
@@ -121,6 +130,14 @@ void ViewportWidget::initializeGL() {
     } catch (const std::exception& e) {
         fail(QString::fromStdString(e.what()));
     }
+#if defined(LINESCOPE_HAVE_IMGUI)
+    try {
+        overlay_.initialize(&loadGl);
+    } catch (const std::exception& e) {
+        // The viewport works without its overlay: say why it is missing.
+        fail(tr("the overlay is not available: %1").arg(QString::fromStdString(e.what())));
+    }
+#endif
 }
 
 void ViewportWidget::rangeOf(const session::AnyImage& img, double* lo, double* hi) {
@@ -517,7 +534,7 @@ void ViewportWidget::paintGL() {
             break;
         }
         }
-        if (overlay_) overlay_(fb, w, h);
+        paintOverlay(fb, w, h);
         timings_.draw = msSince(drawStart);
     } catch (const std::exception& e) {
         fail(QString::fromStdString(e.what()));
@@ -541,15 +558,82 @@ void ViewportWidget::paintGL() {
     emit frameDrawn();
 }
 
-// --- input ----------------------------------------------------------------------------
+// --- overlay --------------------------------------------------------------------------
 
-bool ViewportWidget::event(QEvent* e) {
-    if (inputFilter_ && inputFilter_(e)) {
-        update();
-        return true;
-    }
-    return QOpenGLWidget::event(e);
+void ViewportWidget::setOverlayInfo(const QString& backend, const QString& device) {
+    backendName_ = backend;
+    deviceName_ = device;
+    update();
 }
+
+void ViewportWidget::setComputeMs(double ms) { computeMs_ = ms; }
+
+void ViewportWidget::setOverlayVisible(bool visible) {
+    overlayVisible_ = visible;
+    update();
+}
+
+bool ViewportWidget::overlayAvailable() const {
+#if defined(LINESCOPE_HAVE_IMGUI)
+    return overlay_.initialized();
+#else
+    return false;
+#endif
+}
+
+void ViewportWidget::paintOverlay(unsigned framebuffer, int width, int height) {
+#if defined(LINESCOPE_HAVE_IMGUI)
+    (void)framebuffer;  // still bound: the renderers drew into it
+    (void)width;
+    (void)height;
+    if (!overlayVisible_ || !overlay_.initialized()) return;
+    render::OverlayState& st = overlayState_;
+    st.backend = backendName_.toStdString();
+    st.device = deviceName_.toStdString();
+    st.timings.computeMs = computeMs_;
+    st.timings.interopMs = gpuOn_ ? std::optional<double>(timings_.gpu) : std::nullopt;
+    st.timings.uploadMs = gpuOn_ ? std::nullopt : std::optional<double>(timings_.upload);
+    st.timings.drawMs = timings_.draw;
+    st.timings.fps = timings_.fps > 0 ? std::optional<double>(timings_.fps) : std::nullopt;
+    auto opt = [](double v) { return std::isnan(v) ? std::nullopt : std::optional<double>(v); };
+    st.probe.valid = probe_.inside;
+    st.probe.x = probe_.x;
+    st.probe.y = probe_.y;
+    st.probe.value = opt(probe_.value);
+    st.probe.result = opt(probe_.result);
+    st.probe.supremum = opt(probe_.supremum);
+    st.probe.orientationDeg = opt(probe_.orientation);
+    st.probe.strength = opt(probe_.strength);
+    st.toggles.contours = contoursVisible_;
+    st.toggles.seGlyph = glyphVisible_;
+    st.toggles.orientationBlend = blend_;
+    st.toggles.needles = needleStep_ > 0;
+    try {
+        overlay_.beginFrame(static_cast<float>(this->width()), static_cast<float>(this->height()),
+                            static_cast<float>(devicePixelRatioF()),
+                            static_cast<float>(std::max<qint64>(frameClock_.restart(), 1)) / 1000.0f);
+        if (overlay_.draw(st)) {
+            contoursVisible_ = st.toggles.contours;
+            contoursStale_ = true;
+            glyphVisible_ = st.toggles.seGlyph;
+            updateGlyph();
+            emit overlayToggled(st.toggles.contours, st.toggles.seGlyph, st.toggles.orientationBlend,
+                                st.toggles.needles);
+        }
+        overlay_.render();
+        if (overlay_.needsAnotherFrame()) update();
+    } catch (const std::exception& e) {
+        overlayVisible_ = false;
+        fail(tr("the overlay failed: %1").arg(QString::fromStdString(e.what())));
+    }
+#else
+    (void)framebuffer;
+    (void)width;
+    (void)height;
+#endif
+}
+
+// --- input ----------------------------------------------------------------------------
 
 void ViewportWidget::wheelEvent(QWheelEvent* e) {
     const double dpr = devicePixelRatioF();

@@ -12,6 +12,10 @@
 
 #include "app/session/snapshot.h"
 #include "render/viewport_renderer.h"
+#if defined(LINESCOPE_HAVE_IMGUI)
+#include "render/imgui_overlay.h"
+#include "ui/imgui_qt_input.h"
+#endif
 
 #include <QElapsedTimer>
 #include <QOpenGLWidget>
@@ -106,26 +110,25 @@ public:
     // The last OpenGL failure ("" when none): shader, context or upload errors.
     QString glError() const { return glError_; }
 
-    // Called at the end of paintGL with the context current and the frame drawn, so the
-    // window can draw the ImGui overlay on top (framebuffer, width, height in pixels).
-    using OverlayPainter = std::function<void(unsigned framebuffer, int width, int height)>;
-    void setOverlayPainter(OverlayPainter painter) { overlay_ = std::move(painter); }
-    // An event filter the overlay installs: true when it consumed the event.
-    using InputFilter = std::function<bool(QEvent*)>;
-    void setInputFilter(InputFilter filter) { inputFilter_ = std::move(filter); }
-    // Called with the context current before it goes away (the overlay releases its objects).
-    void setContextReleaseHook(std::function<void()> hook) { releaseHook_ = std::move(hook); }
+    // The Dear ImGui overlay (when built with it): backend and device names, the engine's
+    // last compute time, and its toggles (contours, glyph, orientation blend, needles), which
+    // the widget applies to itself and reports through overlayToggled().
+    void setOverlayInfo(const QString& backend, const QString& device);
+    void setComputeMs(double ms);
+    void setOverlayVisible(bool visible);
+    bool overlayAvailable() const;
 
 signals:
     void glFailed(const QString& message);
     void probeChanged(const linescope::ui::ProbeValues& probe);
     void frameDrawn();
+    // The user flipped a toggle in the overlay: contours shown, glyph, blend, needles on.
+    void overlayToggled(bool contours, bool glyph, bool blend, bool needles);
 
 protected:
     void initializeGL() override;
     void paintGL() override;
     void resizeGL(int w, int h) override;
-    bool event(QEvent* e) override;
     void wheelEvent(QWheelEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
@@ -150,6 +153,7 @@ private:
     void updateGlyph();
     void updateProbe(QPointF logical);
     render::PixelRect primaryArea() const;
+    void paintOverlay(unsigned framebuffer, int width, int height);
 
     render::ViewportRenderer primary_, secondary_;
     std::unique_ptr<render::GpuViews> gpu_;
@@ -192,9 +196,15 @@ private:
     QElapsedTimer fpsClock_;
     int framesThisSecond_ = 0;
 
-    OverlayPainter overlay_;
-    InputFilter inputFilter_;
-    std::function<void()> releaseHook_;
+    bool overlayVisible_ = true;
+    double computeMs_ = 0;
+    QString backendName_ = QStringLiteral("CPU"), deviceName_;
+    QElapsedTimer frameClock_;
+#if defined(LINESCOPE_HAVE_IMGUI)
+    render::ImGuiOverlay overlay_;
+    ImGuiQtInput overlayInput_{overlay_};  // after overlay_: it holds a reference
+    render::OverlayState overlayState_;
+#endif
 };
 
 }  // namespace linescope::ui

@@ -91,7 +91,7 @@ Stats statsOf(std::vector<double> ms) {
     s.frames = static_cast<int>(ms.size());
     if (ms.empty()) return s;
     std::sort(ms.begin(), ms.end());
-    auto at = [&](double q) { return ms[std::min(ms.size() - 1, static_cast<std::size_t>(std::ceil(q * ms.size())) - 1)]; };
+    auto at = [&](double q) { return ms[std::min(ms.size() - 1, static_cast<std::size_t>(std::ceil(q * static_cast<double>(ms.size()))) - 1)]; };
     s.p50 = at(0.5);
     s.p95 = at(0.95);
     s.max = ms.back();
@@ -111,7 +111,7 @@ public:
         renderer_.setView(ViewTransform::fit(o.width, o.height, o.viewW, o.viewH));
         gl_.load(&EglContext::procAddress);
 #if defined(LINESCOPE_HAVE_IMGUI)
-        overlay_.initialize();
+        overlay_.initialize(&EglContext::procAddress);
 #endif
     }
     ~Bench() {
@@ -134,6 +134,7 @@ public:
             drawFrame(path, name);
             gl_.Finish();
             ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            lastMs_ = ms.back();
         }
         // The first frame allocates (textures, device buffers): reported apart.
         const double first = ms.front();
@@ -206,10 +207,16 @@ private:
         const GLuint fb = egl_.framebuffer(o_.viewW, o_.viewH);
         renderer_.render({fb, o_.viewW, o_.viewH});
 #if defined(LINESCOPE_HAVE_IMGUI)
+        // The overlay as the app draws it: its panel's layout and text are part of the frame.
         OverlayState state;
-        state.backend = path == "gpu" ? "CUDA" : "CPU";
+        state.backend = path == "gpu" ? "CUDA -> OpenGL" : "CPU";
         state.device = name;
-        overlay_.beginFrame(o_.viewW, o_.viewH, 1.0, 1.0 / 60);
+        state.timings.computeMs = lastMs_;
+        state.probe.valid = true;
+        state.probe.x = o_.width / 2;
+        state.probe.y = o_.height / 2;
+        state.probe.value = source_.at(o_.width / 2, o_.height / 2);
+        overlay_.beginFrame(static_cast<float>(o_.viewW), static_cast<float>(o_.viewH), 1.0f, 1.0f / 60);
         overlay_.draw(state);
         overlay_.render();
 #else
@@ -223,6 +230,7 @@ private:
     Image<std::uint8_t> source_;
     ViewportRenderer renderer_;
     GlFunctions gl_{};
+    double lastMs_ = 0;
 #if defined(LINESCOPE_HAVE_CUDA)
     std::unique_ptr<GpuViews> gpu_;
 #endif

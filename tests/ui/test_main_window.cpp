@@ -2,10 +2,22 @@
 // each control, wait for the Result snapshot, read the viewport's framebuffer back at 1:1
 // and compare every visible pixel with the engine's own lineMorph of the image in grey; a
 // file that is not an image shows an error dialog and the window carries on.
+#include "ui/contour_panel.h"
+#include "ui/contour_table_model.h"
 #include "ui/main_window.h"
+#include "ui/spectrum_panel.h"
+#include "ui/view_controls.h"
 #include "ui/viewport_widget.h"
 
+#include "app/io/image_io.h"
+#include "compute/contours/contours.h"
 #include "compute/line_morph.h"
+#include "compute/sweep.h"
+
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineSeries>
+#include <opencv2/imgcodecs.hpp>
 
 #include <QAction>
 #include <QComboBox>
@@ -95,8 +107,57 @@ private slots:
         if (f.majorVersion() * 10 + f.minorVersion() < 33)
             QSKIP(qPrintable(QString("OpenGL %1.%2 < 3.3 here").arg(f.majorVersion()).arg(f.minorVersion())));
         QVERIFY2(window_->viewport()->glError().isEmpty(), qPrintable(window_->viewport()->glError()));
+        // The overlay's panel and the glyph at the cursor would cover pixels compared below.
+        window_->viewport()->setOverlayVisible(false);
+        window_->viewControls()->setGlyphVisible(false);
+        window_->spectrumDock()->hide();
+        window_->contourDock()->hide();
     }
     void cleanup() { window_.reset(); }
+
+private:
+    // The framebuffer at 1:1 against expected(x, y) for every visible image pixel.
+    template <class F>
+    void compareFrame(F expected, int tolerance, const char* what) {
+        auto* vp = window_->viewport();
+        vp->zoomOneToOne();
+        const QImage fb = vp->grabFramebuffer();
+        QVERIFY2(vp->glError().isEmpty(), qPrintable(vp->glError()));
+        const auto& view = vp->viewTransform();
+        const int w = session::widthOf(*window_->session().image()), h = session::heightOf(*window_->session().image());
+        long compared = 0, wrong = 0;
+        QString first;
+        for (int sy = 0; sy < fb.height(); ++sy)
+            for (int sx = 0; sx < fb.width(); ++sx) {
+                const int x = view.pixelX(sx + 0.5), y = view.pixelY(sy + 0.5);
+                if (x < 0 || y < 0 || x >= w || y >= h) continue;
+                const QRgb c = fb.pixel(sx, sy);
+                const QRgb want = expected(x, y);
+                ++compared;
+                if (std::abs(qRed(c) - qRed(want)) > tolerance || std::abs(qGreen(c) - qGreen(want)) > tolerance ||
+                    std::abs(qBlue(c) - qBlue(want)) > tolerance) {
+                    if (wrong++ == 0)
+                        first = QString("image (%1, %2): shown %3, expected %4").arg(x).arg(y)
+                                    .arg(c & 0xffffff, 6, 16).arg(want & 0xffffff, 6, 16);
+                }
+            }
+        QVERIFY2(compared >= 100 * 100, qPrintable(QString("%1: only %2 pixels visible").arg(what).arg(compared)));
+        QVERIFY2(wrong == 0, qPrintable(QString("%1: %2 of %3 pixels differ; first at %4").arg(what).arg(wrong).arg(compared).arg(first)));
+    }
+
+    const Image<std::uint8_t>& grey() const { return std::get<Image<std::uint8_t>>(*window_->session().image()); }
+
+    SweepResult<std::uint8_t> cpuSweep(const AngleSet& angles, int length) const {
+        EngineOptions cpu;
+        cpu.backend = Backend::Cpu;
+        return sweep<std::uint8_t>(grey().cview(), {MorphOp::Open, length, angles}, cpu);
+    }
+
+    void openSample(const char* name) {
+        QVERIFY(window_->openFile(QStringLiteral(LINESCOPE_SAMPLES_DIR "/") + name + ".png"));
+    }
+
+private slots:
 
     void samplesMenuListsTheSamples() {
         QStringList names;
@@ -176,6 +237,90 @@ private slots:
         QVERIFY(window_->isVisible());
         window_->lengthSlider()->setValue(9);
         compareWithEngine(MorphOp::Open, 0.0, 9);
+    }
+
+    // The sweep views: supremum and the orientation map (alone and over the image) equal the
+    // engine's sweep of the current angle set, shown when the sweep snapshot arrives.
+    void sweepViewsShowTheEngineSweep() {
+        openSample("fingerprint");
+        window_->viewControls()->angleCountSpin()->setValue(36);
+        window_->setLength(15);
+        window_->viewControls()->setView(ui::ViewKind::Supremum);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->viewport()->sweepSnapshot() &&
+                                     window_->viewport()->shownSweepId() == window_->viewport()->sweepSnapshot()->id &&
+                                     std::get<session::SweepParams>(window_->viewport()->sweepSnapshot()->request.params)
+                                             .sweep.length == 15,
+                                 60000);
+        const auto s = cpuSweep(AngleSet{0, 5, 36}, 15);
+        compareFrame([&](int x, int y) { const int v = s.sup.at(x, y); return qRgb(v, v, v); }, 0, "supremum");
+
+        const RgbImage colours = orientationColours(s);
+        window_->viewControls()->setView(ui::ViewKind::Orientation);
+        auto colourAt = [&](int x, int y) {
+            const std::uint8_t* p = &colours.rgb[(static_cast<std::size_t>(y) * colours.width + x) * 3];
+            return qRgb(p[0], p[1], p[2]);
+        };
+        // The shader's float HSV against the engine's: one level of rounding apart at most.
+        compareFrame(colourAt, 1, "orientation map");
+    }
+
+    // The spectrum dock plots the sweep's spectrum and the skew estimate appears.
+    void spectrumAndSkewFollowTheSession() {
+        window_->spectrumDock()->show();
+        openSample("music_sheet");
+        window_->viewControls()->angleCountSpin()->setValue(18);
+        window_->setLength(31);
+        auto* panel = window_->spectrumPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->spectrumSeries(ui::SpectrumPanel::Form::Cartesian)->count() == 18, 60000);
+        const auto s = cpuSweep(AngleSet{0, 10, 18}, 31);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->spectrumSeries(ui::SpectrumPanel::Form::Cartesian)->at(3).y() == s.spectrum[3], 60000);
+        for (int k = 0; k < 18; ++k) {
+            const QPointF p = panel->spectrumSeries(ui::SpectrumPanel::Form::Cartesian)->at(k);
+            QCOMPARE(p.x(), s.angles.angle(k));
+            QCOMPARE(p.y(), s.spectrum[static_cast<std::size_t>(k)]);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(panel->skewLabel()->text().contains(QStringLiteral("°")), 60000);
+    }
+
+    // The contour dock's count equals the engine's findContours of the thresholded image.
+    void contourCountMatchesTheEngine() {
+        window_->contourDock()->show();
+        openSample("fingerprint");
+        window_->contourPanel()->setThreshold(100);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->session().latest(session::RequestKind::Contours) &&
+                                     std::get<session::ContourParams>(
+                                         window_->session().latest(session::RequestKind::Contours)->request.params)
+                                             .threshold == 100,
+                                 60000);
+        Image<std::uint8_t> binary(grey().width(), grey().height());
+        for (int y = 0; y < binary.height(); ++y)
+            for (int x = 0; x < binary.width(); ++x) binary.at(x, y) = grey().at(x, y) > 100 ? 1 : 0;
+        EngineOptions cpu;
+        cpu.backend = Backend::Cpu;
+        const auto& cp = window_->session().parameters().contours;
+        const Contours expected = findContours(binary.cview(), cp.mode, cp.approx, cpu);
+        QVERIFY(expected.size() > 10);
+        QTRY_COMPARE_WITH_TIMEOUT(window_->contourPanel()->model()->rowCount(), static_cast<int>(expected.size()), 30000);
+        QVERIFY2(window_->contourPanel()->countLabel()->text().contains(QString::number(expected.size())),
+                 qPrintable(window_->contourPanel()->countLabel()->text()));
+    }
+
+    // Export View writes the view's data (not the screen) and it reads back equal.
+    void exportViewRoundTrips() {
+        openSample("fingerprint");
+        compareWithEngine(MorphOp::Open, 0.0, 21);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("result.png");
+        QString error;
+        QVERIFY2(window_->writeView(path, &error), qPrintable(error));
+        const cv::Mat back = cv::imread(path.toStdString(), cv::IMREAD_UNCHANGED);
+        QCOMPARE(back.type(), CV_8UC1);
+        const auto& result = std::get<Image<std::uint8_t>>(*window_->viewport()->snapshot()->result);
+        for (int y = 0; y < result.height(); ++y)
+            for (int x = 0; x < result.width(); ++x)
+                if (back.at<std::uint8_t>(y, x) != result.at(x, y)) QFAIL(qPrintable(QString("(%1, %2) differs").arg(x).arg(y)));
+        QVERIFY(!window_->writeView(dir.filePath("missing-folder/x.png"), &error));
+        QVERIFY(!error.isEmpty());
     }
 };
 
