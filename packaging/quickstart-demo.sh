@@ -57,3 +57,15 @@ printf -- '-- 4. closing of the music sheet by a 101-pixel segment along the ske
 echo
 echo "== written:"
 (cd "$out" && find . -type f -printf '%P\t%s bytes\n' | sort) | sed "s|^|  $out/|"
+
+# With a display, the desktop application on the fingerprint (close its window to finish);
+# without one (a server, CI), the command-line demo above is the demo.
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -z "${LINESCOPE_NO_GUI:-}" ]; then
+  echo
+  echo "== build and start the desktop application (cmake --build --preset release --target linescope)"
+  cmake --build --preset release --target linescope -j "$jobs"
+  exec build/app/linescope "$samples/fingerprint.png"
+else
+  echo
+  echo "(no display: the desktop application was not started; on a desktop run build/app/linescope)"
+fi
