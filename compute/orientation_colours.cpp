@@ -29,6 +29,10 @@ void hsvToRgb(double hueDeg, double value, std::uint8_t* rgb) {
 
 }  // namespace
 
+void orientationColour(double angleDegrees, double value, std::uint8_t rgb[3]) {
+    hsvToRgb(360.0 * normalizeAngle(angleDegrees) / 180.0, std::clamp(value, 0.0, 1.0), rgb);
+}
+
 template <class T>
 RgbImage orientationColours(const SweepResult<T>& r) {
     RgbImage img;

@@ -53,6 +53,10 @@ struct RgbImage {
     std::vector<std::uint8_t> rgb;
 };
 
+// One colour of the orientation map: the angle (any value, taken modulo 180) and the value
+// 0…1 (strength / max strength), as 8-bit RGB. The legend's colour wheel uses it.
+void orientationColour(double angleDegrees, double value, std::uint8_t rgb[3]);
+
 // The orientation map of design.md §1: hue = 360°·α/180, saturation 1,
 // value = strength / max strength.
 template <class T>

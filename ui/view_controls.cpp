@@ -1,5 +1,7 @@
 #include "ui/view_controls.h"
 
+#include "ui/orientation_legend.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -94,6 +96,9 @@ ViewControls::ViewControls(QWidget* parent) : QWidget(parent) {
     needleRow->addWidget(needles_);
     needleRow->addWidget(needleStep_, 1);
     form->addRow(QString(), needleRow);
+    legend_ = new OrientationLegend(this);
+    legend_->setVisible(false);
+    form->addRow(legend_);
 
     glyph_ = new QCheckBox(tr("Segment at the cursor"), this);
     glyph_->setChecked(true);
@@ -102,7 +107,10 @@ ViewControls::ViewControls(QWidget* parent) : QWidget(parent) {
     gpu_ = new QCheckBox(tr("Compute and draw on the GPU"), this);
     form->addRow(tr("GPU"), gpu_);
 
-    connect(view_, &QComboBox::currentIndexChanged, this, [this] { emit viewChanged(view()); });
+    connect(view_, &QComboBox::currentIndexChanged, this, [this] {
+        legend_->setVisible(view() == ViewKind::Orientation);
+        emit viewChanged(view());
+    });
     connect(compare_, &QComboBox::currentIndexChanged, this, [this] { emit compareModeChanged(compareMode()); });
     connect(angleMode_, &QComboBox::currentIndexChanged, this, [this](int i) {
         angleStack_->setCurrentIndex(i);

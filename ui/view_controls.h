@@ -20,6 +20,8 @@ class QStackedWidget;
 
 namespace linescope::ui {
 
+class OrientationLegend;
+
 class ViewControls : public QWidget {
     Q_OBJECT
 public:
@@ -79,6 +81,7 @@ private:
     QSpinBox* needleStep_ = nullptr;
     QCheckBox* glyph_ = nullptr;
     QCheckBox* gpu_ = nullptr;
+    OrientationLegend* legend_ = nullptr;  // shown with the orientation view
 };
 
 }  // namespace linescope::ui

@@ -5,6 +5,7 @@
 #include "ui/contour_panel.h"
 #include "ui/contour_table_model.h"
 #include "ui/main_window.h"
+#include "ui/orientation_legend.h"
 #include "ui/spectrum_panel.h"
 #include "ui/view_controls.h"
 #include "ui/viewport_widget.h"
@@ -303,6 +304,31 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(window_->contourPanel()->model()->rowCount(), static_cast<int>(expected.size()), 30000);
         QVERIFY2(window_->contourPanel()->countLabel()->text().contains(QString::number(expected.size())),
                  qPrintable(window_->contourPanel()->countLabel()->text()));
+    }
+
+    // The legend's wheel: the direction from the centre is the angle on screen, in the
+    // engine's colours, and opposite directions (the same orientation) share a colour.
+    void legendWheelIsTheEngineColours() {
+        const int size = 201;
+        const QImage wheel = ui::OrientationLegend::wheel(size);
+        const double c = (size - 1) / 2.0;
+        for (double angle : {0.0, 30.0, 75.0, 120.0, 165.0}) {
+            const double rad = angle * std::acos(-1.0) / 180.0, d = 0.8 * size / 2.0;
+            const int x = static_cast<int>(std::lround(c + d * std::cos(rad)));
+            const int y = static_cast<int>(std::lround(c - d * std::sin(rad)));
+            const int xo = static_cast<int>(std::lround(c - d * std::cos(rad)));
+            const int yo = static_cast<int>(std::lround(c + d * std::sin(rad)));
+            const double exact = std::atan2(c - y, x - c) * 180.0 / std::acos(-1.0);
+            std::uint8_t rgb[3];
+            orientationColour(exact, std::hypot(x - c, c - y) / (size / 2.0), rgb);
+            QCOMPARE(wheel.pixel(x, y), qRgb(rgb[0], rgb[1], rgb[2]));
+            const QRgb a = wheel.pixel(x, y), b = wheel.pixel(xo, yo);
+            QVERIFY2(std::abs(qRed(a) - qRed(b)) <= 12 && std::abs(qGreen(a) - qGreen(b)) <= 12 &&
+                         std::abs(qBlue(a) - qBlue(b)) <= 12,
+                     qPrintable(QString("angle %1: opposite pixels differ").arg(angle)));
+        }
+        window_->viewControls()->setView(ui::ViewKind::Orientation);
+        QVERIFY(window_->viewControls()->findChild<ui::OrientationLegend*>()->isVisibleTo(window_.get()));
     }
 
     // Export View writes the view's data (not the screen) and it reads back equal.
