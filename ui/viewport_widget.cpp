@@ -4,6 +4,10 @@
 #include "render/orientation_needles.h"
 #if defined(LINESCOPE_HAVE_CUDA)
 #include "render/gpu_views.h"
+#else
+namespace linescope::render {
+class GpuViews {};  // no GPU path in this build: never made, only destroyed (as nullptr)
+}  // namespace linescope::render
 #endif
 
 #include <QMouseEvent>
