@@ -18,6 +18,12 @@ cuda::DeviceImageView<T> viewOf(cuda::DeviceBuffer& b, int width, int height, st
     return {static_cast<T*>(b.reserve(pitch * static_cast<std::size_t>(height))), width, height, pitch};
 }
 
+// The reductions' device scratch, in floats: per-block partials, then the results they leave
+// for the kernels that normalise (a float view's min and max, the sweep's strength maximum).
+constexpr std::size_t kMinMaxAt = 2 * gpu::kReduceBlocks;
+constexpr std::size_t kStrengthMaxAt = kMinMaxAt + 2;
+constexpr std::size_t kScratchFloats = kStrengthMaxAt + 1;
+
 bool sameSweep(const SweepRequest& a, const SweepRequest& b) {
     return a.op == b.op && a.length == b.length && a.angles.start == b.angles.start &&
            a.angles.step == b.angles.step && a.angles.count == b.angles.count;
@@ -36,6 +42,8 @@ void visitType(PixelType t, F&& f) {
 }  // namespace
 
 GpuViews::~GpuViews() = default;
+
+float* GpuViews::reduceScratch() { return static_cast<float*>(reduce_.reserve(sizeof(float) * kScratchFloats)); }
 
 bool GpuViews::available(std::string* why) { return cuda::CudaContext::usable(why); }
 
@@ -77,9 +85,9 @@ void GpuViews::writeGrey(ViewportRenderer& renderer, const void* device, std::si
     const cudaSurfaceObject_t surface = interop_.map(ViewTexture::Image, ctx.stream());
     if constexpr (std::is_same_v<T, float>) {
         // Float views have no fixed range: normalise by their extremes, found on the device.
-        auto* scratch = static_cast<float*>(reduce_.reserve(sizeof(float) * (2 * gpu::kReduceBlocks + 2)));
-        gpu::minMaxFloat(src, scratch, scratch + 2 * gpu::kReduceBlocks, ctx.stream());
-        gpu::writeNormalisedFloat(src, scratch + 2 * gpu::kReduceBlocks, surface, ctx.stream());
+        float* scratch = reduceScratch();
+        gpu::minMaxFloat(src, scratch, scratch + kMinMaxAt, ctx.stream());
+        gpu::writeNormalisedFloat(src, scratch + kMinMaxAt, surface, ctx.stream());
         renderer.setDisplayRange(0, 1);
     } else {
         gpu::writeCopy<T>(src, surface, ctx.stream());
@@ -132,8 +140,8 @@ void GpuViews::sweepT(const SweepRequest& request) {
     copy(strength_, d.strength.data, d.strength.pitch, rowBytes);
     copy(arg_, d.argIndex.data, argPitch, sizeof(std::uint16_t) * static_cast<std::size_t>(width_));
     // The strength's maximum, for the orientation map's value channel.
-    auto* scratch = static_cast<float*>(reduce_.reserve(sizeof(float) * (2 * gpu::kReduceBlocks + 4)));
-    gpu::maxOf<T>(viewOf<const T>(strength_, width_, height_, pitch_), scratch, scratch + 2 * gpu::kReduceBlocks + 2,
+    float* scratch = reduceScratch();
+    gpu::maxOf<T>(viewOf<const T>(strength_, width_, height_, pitch_), scratch, scratch + kStrengthMaxAt,
                   ctx.stream());
 }
 
@@ -153,7 +161,7 @@ void GpuViews::showSweepT(ViewportRenderer& renderer, SweepPlane plane) {
                                                          height_, argPitch};
     const cudaSurfaceObject_t angle = interop_.map(ViewTexture::Angle, ctx.stream());
     const cudaSurfaceObject_t strength = interop_.map(ViewTexture::Strength, ctx.stream());
-    const auto* max = static_cast<const float*>(reduce_.reserve(0)) + 2 * gpu::kReduceBlocks + 2;
+    const float* max = reduceScratch() + kStrengthMaxAt;
     gpu::writeOrientation<T>(arg, sweptFor_->angles.start, sweptFor_->angles.step,
                              viewOf<const T>(strength_, width_, height_, pitch_), max, angle, strength, ctx.stream());
     interop_.unmap(ViewTexture::Strength, ctx.stream());

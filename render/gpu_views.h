@@ -70,6 +70,7 @@ private:
     void sweepT(const SweepRequest& request);
     template <class T>
     void showSweepT(ViewportRenderer& renderer, SweepPlane plane);
+    float* reduceScratch();  // the reductions' device scratch (gpu_views.cpp)
     template <class T>
     void writeGrey(ViewportRenderer& renderer, const void* device, std::size_t pitch);
 
@@ -79,6 +80,22 @@ private:
     cuda::DeviceBuffer source_, result_, sup_, inf_, strength_, arg_, reduce_;
     std::optional<SweepRequest> sweptFor_;  // the request the sweep planes hold
     CudaGlViews interop_;
+};
+
+}  // namespace linescope::render
+
+#else  // no CUDA backend in this build: the viewport's GPU path is never available
+
+#include <string>
+
+namespace linescope::render {
+
+class GpuViews {
+public:
+    static bool available(std::string* why) {
+        if (why) *why = "this build has no CUDA backend";
+        return false;
+    }
 };
 
 }  // namespace linescope::render

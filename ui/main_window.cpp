@@ -6,6 +6,9 @@
 #include "ui/viewport_widget.h"
 
 #include "app/io/image_io.h"
+#include "app/session/any_image_mat.h"
+
+#include <opencv2/imgproc.hpp>
 
 #include <QAction>
 #include <QComboBox>
@@ -438,14 +441,11 @@ bool MainWindow::writeView(const QString& path, QString* error) const {
     try {
         const ViewKind v = viewControls_->view();
         cv::Mat out;
-        auto matOfAny = [](const session::AnyImage& img) {
-            return std::visit([](const auto& im) { return io::matOf(im); }, img);
-        };
         if (v == ViewKind::Original || v == ViewKind::Result) {
             const auto img = v == ViewKind::Original ? session_->image()
                                                      : (viewport_->snapshot() ? viewport_->snapshot()->result : nullptr);
             if (!img) throw io::IoError("there is no " + std::string(v == ViewKind::Original ? "image" : "result") + " yet");
-            out = matOfAny(*img);
+            out = session::matOf(*img);
         } else {
             const auto snap = viewport_->sweepSnapshot();
             if (!snap) throw io::IoError("the sweep has not finished yet");
@@ -456,13 +456,9 @@ bool MainWindow::writeView(const QString& path, QString* error) const {
                 case ViewKind::Strength: return io::matOf(s.strength);
                 default: break;
                 }
-                const RgbImage rgb = orientationColours(s);
-                cv::Mat bgr(rgb.height, rgb.width, CV_8UC3);
-                for (int y = 0; y < rgb.height; ++y)
-                    for (int x = 0; x < rgb.width; ++x) {
-                        const std::uint8_t* p = &rgb.rgb[(static_cast<std::size_t>(y) * rgb.width + x) * 3];
-                        bgr.at<cv::Vec3b>(y, x) = cv::Vec3b(p[2], p[1], p[0]);
-                    }
+                RgbImage rgb = orientationColours(s);
+                cv::Mat bgr;  // imwrite wants BGR
+                cv::cvtColor(cv::Mat(rgb.height, rgb.width, CV_8UC3, rgb.rgb.data()), bgr, cv::COLOR_RGB2BGR);
                 return bgr;
             }, *snap->sweep);
         }

@@ -10,6 +10,7 @@
 #include "app/io/deskew.h"
 #include "app/io/image_io.h"
 #include "app/io/threshold.h"
+#include "app/session/any_image_mat.h"
 
 #include <QAction>
 #include <QDir>
@@ -22,14 +23,6 @@
 #include <cmath>
 
 namespace linescope::ui {
-
-namespace {
-
-cv::Mat matOfAny(const session::AnyImage& img) {
-    return std::visit([](const auto& im) { return io::matOf(im); }, img);
-}
-
-}  // namespace
 
 void MainWindow::buildDocks() {
     spectrum_ = new SpectrumPanel(this);
@@ -74,7 +67,7 @@ void MainWindow::buildDocks() {
         const auto img = contourSourceImage();
         if (!img) return;
         try {
-            contourPanel_->setThreshold(io::otsuThreshold(matOfAny(*img)));
+            contourPanel_->setThreshold(io::otsuThreshold(session::matOf(*img)));
         } catch (const std::exception& e) {
             statusBar()->showMessage(tr("Otsu: %1").arg(QString::fromStdString(e.what())), 10000);
         }
@@ -124,7 +117,7 @@ void MainWindow::refreshContourSource() {
     const auto img = contourSourceImage();
     if (!img) return;  // a result or sweep still to come: refreshed when it arrives
     try {
-        const io::ThresholdRange r = io::thresholdRange(matOfAny(*img));
+        const io::ThresholdRange r = io::thresholdRange(session::matOf(*img));
         contourPanel_->setRange(r.min, r.max, r.integer);
     } catch (const std::exception& e) {
         contourPanel_->setError(QString::fromStdString(e.what()));
@@ -211,7 +204,7 @@ void MainWindow::exportContours(bool svg) {
     QString error;
     bool ok = false;
     if (svg) {
-        ok = contourPanel_->exportSvg(path, w, h, matOfAny(*snap->request.image), &error);
+        ok = contourPanel_->exportSvg(path, w, h, session::matOf(*snap->request.image), &error);
     } else {
         io::ContourJsonInfo info;
         info.mode = p.mode;

@@ -2,17 +2,11 @@
 
 #include "compute/line_geometry.h"
 #include "render/orientation_needles.h"
-#if defined(LINESCOPE_HAVE_CUDA)
 #include "render/gpu_views.h"
-#else
-namespace linescope::render {
-class GpuViews {};  // no GPU path in this build: never made, only destroyed (as nullptr)
-}  // namespace linescope::render
-#endif
 
 #include <QMouseEvent>
 #include <QOpenGLContext>
-#include <QPainter>
+#include <QLabel>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
 
@@ -47,6 +41,36 @@ double pixelAt(const session::AnyImage& img, int x, int y) {
     }, img);
 }
 
+// The grey view's display range: uint8 0…255, uint16 0…65535, float its min…max.
+template <class T>
+void displayRange(const Image<T>& img, double* lo, double* hi) {
+    if constexpr (std::is_same_v<T, float>) {
+        const auto px = img.pixels();
+        *lo = 0;
+        *hi = 1;
+        if (px.empty()) return;
+        const auto [mn, mx] = std::minmax_element(px.begin(), px.end());
+        *lo = *mn;
+        *hi = *mx;
+    } else {
+        *lo = 0;
+        *hi = std::is_same_v<T, std::uint8_t> ? 255 : 65535;
+    }
+}
+
+// Uploads a grey view with its display range.
+template <class T>
+void uploadGrey(render::ViewportRenderer& r, const Image<T>& img) {
+    r.uploadImage(img.cview());
+    double lo = 0, hi = 0;
+    displayRange(img, &lo, &hi);
+    r.setDisplayRange(lo, hi);
+}
+
+void uploadGrey(render::ViewportRenderer& r, const session::AnyImage& img) {
+    std::visit([&](const auto& im) { uploadGrey(r, im); }, img);
+}
+
 }  // namespace
 
 const char* viewKindName(ViewKind v) {
@@ -70,6 +94,14 @@ ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent) {
     setMinimumSize(200, 150);
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);  // the glyph and the probe follow the cursor
+    // Which side is which in the compare modes: child labels, composited over the OpenGL
+    // frame by Qt, at the bottom (the overlay holds the top left).
+    for (QLabel** l : {&leftLabel_, &rightLabel_}) {
+        *l = new QLabel(this);
+        (*l)->setStyleSheet(QStringLiteral("QLabel { background: rgba(0, 0, 0, 170); color: white; padding: 2px 6px; }"));
+        (*l)->setAttribute(Qt::WA_TransparentForMouseEvents);
+        (*l)->hide();
+    }
     fpsClock_.start();
     frameClock_.start();
 #if defined(LINESCOPE_HAVE_IMGUI)
@@ -145,19 +177,7 @@ void ViewportWidget::initializeGL() {
 }
 
 void ViewportWidget::rangeOf(const session::AnyImage& img, double* lo, double* hi) {
-    std::visit([&](const auto& im) {
-        using T = std::remove_const_t<std::remove_pointer_t<decltype(im.cview().data)>>;
-        if constexpr (std::is_same_v<T, std::uint8_t>) {
-            *lo = 0; *hi = 255;
-        } else if constexpr (std::is_same_v<T, std::uint16_t>) {
-            *lo = 0; *hi = 65535;
-        } else {
-            const auto px = im.pixels();
-            if (px.empty()) { *lo = 0; *hi = 1; return; }
-            const auto [mn, mx] = std::minmax_element(px.begin(), px.end());
-            *lo = *mn; *hi = *mx;
-        }
-    }, img);
+    std::visit([&](const auto& im) { displayRange(im, lo, hi); }, img);
 }
 
 // --- inputs ---------------------------------------------------------------------------
@@ -166,6 +186,7 @@ void ViewportWidget::setView(ViewKind view) {
     if (view == view_) return;
     view_ = view;
     primaryStale_ = gpuViewStale_ = needlesStale_ = true;
+    placeLabels();
     update();
 }
 
@@ -173,13 +194,30 @@ void ViewportWidget::setCompareMode(CompareMode mode) {
     if (mode == compare_) return;
     compare_ = mode;
     secondaryStale_ = true;
+    placeLabels();
     if (followWindow_) refit();
     update();
 }
 
 void ViewportWidget::setSplitPosition(double fraction) {
     split_ = std::clamp(fraction, 0.0, 1.0);
+    placeLabels();
     update();
+}
+
+void ViewportWidget::placeLabels() {
+    const bool on = compare_ != CompareMode::Single;
+    leftLabel_->setVisible(on);
+    rightLabel_->setVisible(on);
+    if (!on) return;
+    leftLabel_->setText(tr("Original"));
+    rightLabel_->setText(tr(viewKindName(view_)));
+    for (QLabel* l : {leftLabel_, rightLabel_}) l->adjustSize();
+    const int rightX = compare_ == CompareMode::Split ? static_cast<int>(split_ * width())
+                                                      : static_cast<int>(primaryArea().x / devicePixelRatioF());
+    const int y = height() - leftLabel_->height() - 8;
+    leftLabel_->move(8, y);
+    rightLabel_->move(rightX + 8, y);
 }
 
 void ViewportWidget::viewSizeChanged(int w, int h) {
@@ -259,7 +297,6 @@ void ViewportWidget::setGlyphVisible(bool visible) {
 }
 
 bool ViewportWidget::setGpuPath(bool on, QString* why) {
-#if defined(LINESCOPE_HAVE_CUDA)
     if (on) {
         std::string reason;
         if (!render::GpuViews::available(&reason)) {
@@ -274,11 +311,6 @@ bool ViewportWidget::setGpuPath(bool on, QString* why) {
     gpuSourceStale_ = gpuViewStale_ = primaryStale_ = true;
     update();
     return on;
-#else
-    if (on && why) *why = tr("this build has no CUDA backend");
-    gpuOn_ = false;
-    return false;
-#endif
 }
 
 void ViewportWidget::setGpuParameters(MorphOp op, const LineParams& line, const SweepRequest& sweep) {
@@ -297,6 +329,13 @@ render::PixelRect ViewportWidget::primaryArea() const {
     const int w = framebufferWidth(), h = framebufferHeight();
     if (compare_ == CompareMode::SideBySide) return {w / 2, 0, w - w / 2, h};
     return {0, 0, w, h};
+}
+
+double ViewportWidget::areaX(double logicalX) const {
+    // Side by side, both halves share one transform relative to their own left edge.
+    const double sx = logicalX * devicePixelRatioF();
+    const render::PixelRect a = primaryArea();
+    return compare_ == CompareMode::SideBySide && sx >= a.x ? sx - a.x : sx;
 }
 
 void ViewportWidget::refit() {
@@ -319,26 +358,21 @@ void ViewportWidget::zoomToFit() {
 
 void ViewportWidget::resizeGL(int, int) {
     if (followWindow_) refit();
+    placeLabels();
 }
 
 // --- uploads --------------------------------------------------------------------------
 
 void ViewportWidget::uploadPrimary() {
     primaryStale_ = false;
-    auto grey = [&](const session::AnyImage& img) {
-        std::visit([&](const auto& im) { primary_.uploadImage(im.cview()); }, img);
-        double lo = 0, hi = 255;
-        rangeOf(img, &lo, &hi);
-        primary_.setDisplayRange(lo, hi);
-        primary_.setColourMap(render::ColourMap::Grey);
-    };
+    primary_.setColourMap(render::ColourMap::Grey);
     switch (view_) {
     case ViewKind::Original:
-        if (original_) grey(*original_);
+        if (original_) uploadGrey(primary_, *original_);
         return;
     case ViewKind::Result:
         if (result_) {
-            grey(*result_->result);
+            uploadGrey(primary_, *result_->result);
             shownResultId_ = result_->id;
         }
         return;
@@ -347,51 +381,24 @@ void ViewportWidget::uploadPrimary() {
     if (!sweep_) return;
     shownSweepId_ = sweep_->id;
     std::visit([&](const auto& s) {
-        using T = std::remove_const_t<std::remove_pointer_t<decltype(s.sup.cview().data)>>;
-        auto greyPlane = [&](const Image<T>& plane) {
-            primary_.uploadImage(plane.cview());
-            double lo = 0, hi = 255;
-            if constexpr (std::is_same_v<T, float>) {
-                const auto px = plane.pixels();
-                if (!px.empty()) {
-                    const auto [mn, mx] = std::minmax_element(px.begin(), px.end());
-                    lo = *mn;
-                    hi = *mx;
-                }
-            } else {
-                hi = std::is_same_v<T, std::uint8_t> ? 255 : 65535;
-            }
-            primary_.setDisplayRange(lo, hi);
-            primary_.setColourMap(render::ColourMap::Grey);
-        };
         switch (view_) {
-        case ViewKind::Supremum: greyPlane(s.sup); break;
-        case ViewKind::Infimum: greyPlane(s.inf); break;
-        case ViewKind::Strength: greyPlane(s.strength); break;
-        default:
-            primary_.uploadOrientation(s);
-            if (blend_ && original_) {
-                std::visit([&](const auto& im) { primary_.uploadImage(im.cview()); }, *original_);
-                double lo = 0, hi = 255;
-                rangeOf(*original_, &lo, &hi);
-                primary_.setDisplayRange(lo, hi);
-                primary_.setOrientationBlend(blendAmount_);
-                primary_.setColourMap(render::ColourMap::OrientationOverImage);
-            } else {
-                primary_.setColourMap(render::ColourMap::Orientation);
-            }
-            break;
+        case ViewKind::Supremum: uploadGrey(primary_, s.sup); return;
+        case ViewKind::Infimum: uploadGrey(primary_, s.inf); return;
+        case ViewKind::Strength: uploadGrey(primary_, s.strength); return;
+        default: break;
         }
+        primary_.uploadOrientation(s);
+        const bool over = blend_ && original_;
+        if (over) uploadGrey(primary_, *original_);
+        primary_.setOrientationBlend(blendAmount_);
+        primary_.setColourMap(over ? render::ColourMap::OrientationOverImage : render::ColourMap::Orientation);
     }, *sweep_->sweep);
 }
 
 void ViewportWidget::uploadSecondary() {
     secondaryStale_ = false;
     if (!original_) return;
-    std::visit([&](const auto& im) { secondary_.uploadImage(im.cview()); }, *original_);
-    double lo = 0, hi = 255;
-    rangeOf(*original_, &lo, &hi);
-    secondary_.setDisplayRange(lo, hi);
+    uploadGrey(secondary_, *original_);
     secondary_.setColourMap(render::ColourMap::Grey);
 }
 
@@ -405,11 +412,9 @@ bool ViewportWidget::drawGpuView() {
             gpuViewStale_ = true;
         }
         if (!gpuViewStale_) return true;
+        primary_.setColourMap(render::ColourMap::Grey);
         switch (view_) {
-        case ViewKind::Result:
-            gpu_->showResult(primary_, gpuOp_, gpuLine_);
-            primary_.setColourMap(render::ColourMap::Grey);
-            break;
+        case ViewKind::Result: gpu_->showResult(primary_, gpuOp_, gpuLine_); break;
         case ViewKind::Supremum: gpu_->showSweep(primary_, gpuSweep_, render::SweepPlane::Supremum); break;
         case ViewKind::Infimum: gpu_->showSweep(primary_, gpuSweep_, render::SweepPlane::Infimum); break;
         case ViewKind::Strength: gpu_->showSweep(primary_, gpuSweep_, render::SweepPlane::Strength); break;
@@ -421,7 +426,6 @@ bool ViewportWidget::drawGpuView() {
             break;
         case ViewKind::Original: break;
         }
-        if (view_ != ViewKind::Orientation) primary_.setColourMap(render::ColourMap::Grey);
         gpuViewStale_ = false;
         return true;
     } catch (const std::exception& e) {
@@ -457,23 +461,15 @@ void ViewportWidget::updateGlyph() {
         secondary_.clearGlyph();
         return;
     }
-    const double dpr = devicePixelRatioF();
-    double sx = cursor_->x() * dpr, sy = cursor_->y() * dpr;
-    const render::PixelRect a = primaryArea();
-    if (compare_ == CompareMode::SideBySide && sx >= a.x) sx -= a.x;
-    const int x = transform_.pixelX(sx), y = transform_.pixelY(sy);
+    const int x = transform_.pixelX(areaX(cursor_->x())), y = transform_.pixelY(cursor_->y() * devicePixelRatioF());
     primary_.setGlyph(glyphAngle_, glyphLength_, x, y);
     secondary_.setGlyph(glyphAngle_, glyphLength_, x, y);
 }
 
 void ViewportWidget::updateProbe(QPointF logical) {
-    const double dpr = devicePixelRatioF();
-    double sx = logical.x() * dpr;
-    const render::PixelRect a = primaryArea();
-    if (compare_ == CompareMode::SideBySide && sx >= a.x) sx -= a.x;
     ProbeValues p;
-    p.x = transform_.pixelX(sx);
-    p.y = transform_.pixelY(logical.y() * dpr);
+    p.x = transform_.pixelX(areaX(logical.x()));
+    p.y = transform_.pixelY(logical.y() * devicePixelRatioF());
     p.inside = p.x >= 0 && p.y >= 0 && p.x < imageW_ && p.y < imageH_;
     p.value = original_ ? pixelAt(*original_, p.x, p.y) : kNaN;
     p.result = result_ ? pixelAt(*result_->result, p.x, p.y) : kNaN;
@@ -542,17 +538,6 @@ void ViewportWidget::paintGL() {
         timings_.draw = msSince(drawStart);
     } catch (const std::exception& e) {
         fail(QString::fromStdString(e.what()));
-    }
-    if (compare_ != CompareMode::Single) {
-        // Which side is which, in the corners (QPainter after the OpenGL drawing).
-        QPainter painter(this);
-        painter.setPen(Qt::white);
-        const QFontMetrics fm(painter.font());
-        const int lw = static_cast<int>(primaryArea().x / devicePixelRatioF());
-        const int splitX = static_cast<int>(split_ * width());
-        const int leftEdge = 8, rightEdge = compare_ == CompareMode::Split ? splitX + 8 : lw + 8;
-        painter.drawText(leftEdge, fm.ascent() + 6, tr("Original"));
-        painter.drawText(rightEdge, fm.ascent() + 6, tr(viewKindName(view_)));
     }
     ++framesThisSecond_;
     if (fpsClock_.elapsed() >= 1000) {
@@ -640,12 +625,8 @@ void ViewportWidget::paintOverlay(unsigned framebuffer, int width, int height) {
 // --- input ----------------------------------------------------------------------------
 
 void ViewportWidget::wheelEvent(QWheelEvent* e) {
-    const double dpr = devicePixelRatioF();
     followWindow_ = false;
-    double sx = e->position().x() * dpr;
-    const render::PixelRect a = primaryArea();
-    if (compare_ == CompareMode::SideBySide && sx >= a.x) sx -= a.x;
-    transform_.wheel(sx, e->position().y() * dpr, e->angleDelta().y());
+    transform_.wheel(areaX(e->position().x()), e->position().y() * devicePixelRatioF(), e->angleDelta().y());
     updateGlyph();
     update();
     e->accept();

@@ -22,6 +22,8 @@
 #include <QPointF>
 
 #include <functional>
+
+class QLabel;
 #include <memory>
 #include <optional>
 
@@ -153,6 +155,9 @@ private:
     void updateGlyph();
     void updateProbe(QPointF logical);
     render::PixelRect primaryArea() const;
+    // A logical x of the widget as a framebuffer x of the area it falls in.
+    double areaX(double logicalX) const;
+    void placeLabels();  // the compare modes' side labels
     void paintOverlay(unsigned framebuffer, int width, int height);
 
     render::ViewportRenderer primary_, secondary_;
@@ -167,6 +172,8 @@ private:
     CompareMode compare_ = CompareMode::Single;
     double split_ = 0.5;
     bool draggingSplit_ = false;
+    QLabel* leftLabel_ = nullptr;
+    QLabel* rightLabel_ = nullptr;
 
     std::shared_ptr<const session::AnyImage> original_;
     session::SnapshotPtr result_, sweep_;

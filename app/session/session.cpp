@@ -2,6 +2,7 @@
 #include "app/session/session.h"
 
 #include "app/io/image_io.h"
+#include "app/session/any_image_mat.h"
 
 #include <utility>
 
@@ -27,11 +28,7 @@ bool Session::openImage(const QString& path, QString* error) {
         const cv::Mat m = io::readImage(path.toStdString(), [this](const std::string& line) {
             emit notice(QString::fromStdString(line));
         });
-        AnyImage img = io::visitPixelType(m, [&](auto tag) -> AnyImage {
-            using T = typename decltype(tag)::type;
-            return Image<T>::copyOf(io::viewOf<T>(m));
-        });
-        setImage(std::move(img));
+        setImage(anyImageOf(m));
         return true;
     } catch (const std::exception& e) {
         if (error) *error = QString::fromStdString(e.what());
