@@ -1,0 +1,34 @@
+// Block orientation field of a textured image (fingerprint ridges, hatching) from a sweep
+// of line openings and closings, smoothed in the doubled-angle domain. Pure engine (no Qt,
+// no OpenCV); called from the CLI, the session's engine thread and the task evaluation.
+#pragma once
+
+#include "compute/backend.h"
+#include "compute/image.h"
+
+#include <vector>
+
+namespace linescope {
+
+struct OrientationFieldParams {
+    int blockSize = 16;      // pixels a block (square); the field has ceil(W/b) × ceil(H/b) blocks
+    int length = 0;          // λ of the segment; 0 = chosen from the image (about 2 ridge periods)
+    int angleCount = 24;     // sweep angles over 180° (0, 180/n, …)
+    double smoothing = 1.0;  // σ of the Gaussian over blocks applied to (cos 2θ, sin 2θ); 0 = none
+};
+
+struct OrientationField {
+    int blocksX = 0, blocksY = 0, blockSize = 0;
+    int length = 0;                 // the λ used
+    std::vector<float> angle;       // degrees in [0, 180), design.md §1 convention, row-major blocks
+    std::vector<float> coherence;   // 0 … 1: length of the mean doubled-angle vector / mean weight
+    std::vector<float> weight;      // mean line contrast (sup − inf) in the block, in the image's units
+    std::vector<unsigned char> foreground;  // 1 where the block has ridges (weight above a threshold)
+    float angleAt(int bx, int by) const { return angle[static_cast<std::size_t>(by) * blocksX + bx]; }
+};
+
+template <class T>
+OrientationField estimateOrientationField(ImageView<const T> image, const OrientationFieldParams& p = {},
+                                          const EngineOptions& opt = {});
+
+}  // namespace linescope
