@@ -21,7 +21,7 @@ namespace {
 constexpr const char* kHelp =
     "usage: linescope-task-eval texture [--count N] [--seed S] [--length L] [--write DIR] [--csv FILE]\n"
     "  Generates N synthetic oriented textures (seeds S … S+N-1; default 40 and 1) with one or two\n"
-    "  known dominant orientations, sweeps openings of length L (default 41) over 0°, 1°, … 179°,\n"
+    "  known dominant orientations, sweeps openings of length L (default 121) over 0°, 1°, … 179°,\n"
     "  takes the spectrum's strongest peaks and counts the textures whose orientations all come\n"
     "  back within one step (1°). The Fourier power spectrum summed by angle is the peer.\n"
     "  --write DIR  also writes each texture as NAME.png and the truth in index.csv.\n"

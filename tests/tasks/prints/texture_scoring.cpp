@@ -18,7 +18,7 @@ namespace {
 TextureScore scored(const SyntheticTexture& t, const std::vector<double>& spectrum, const AngleSet& angles, double ms) {
     TextureScore s;
     s.ms = ms;
-    const auto peaks = spectrumPeaks(spectrum, angles, false, static_cast<int>(t.orientations.size()), 0.0);
+    const auto peaks = spectrumPeaks(spectrum, angles, false, static_cast<int>(t.orientations.size()));
     for (const SpectrumPeak& p : peaks) s.found.push_back(p.angle);
     s.errors = matchedErrors(t.orientations, s.found);
     s.recovered = std::all_of(s.errors.begin(), s.errors.end(), [&](double e) { return e <= angles.step + 1e-9; });
@@ -57,9 +57,16 @@ TextureScore scoreTextureFourier(const SyntheticTexture& t, const TextureSweepPa
     t.image.convertTo(f, CV_32F);
     f -= cv::mean(f)[0];
     cv::createHanningWindow(window, f.size(), CV_32F);  // no cross from the image's edges
-    cv::dft(f.mul(window), spectrum, cv::DFT_COMPLEX_OUTPUT);
-    std::vector<double> bins(static_cast<std::size_t>(p.angles.count), 0.0);
-    const int w = f.cols, h = f.rows;
+    // Zero-padded to twice the size: the DFT grid near the axes is otherwise about 1° coarse
+    // at ridge frequencies, as coarse as the step it must resolve.
+    cv::Mat padded;
+    cv::copyMakeBorder(f.mul(window), padded, 0, cv::getOptimalDFTSize(2 * f.rows) - f.rows, 0,
+                       cv::getOptimalDFTSize(2 * f.cols) - f.cols, cv::BORDER_CONSTANT, 0);
+    cv::dft(padded, spectrum, cv::DFT_COMPLEX_OUTPUT);
+    // Mean power per bin: the DFT grid has more samples along its axes and diagonals, and a
+    // plain sum would make peaks at 0°, 45°, 90° and 135° out of the grid alone.
+    std::vector<double> bins(static_cast<std::size_t>(p.angles.count), 0.0), weights(bins.size(), 0.0);
+    const int w = padded.cols, h = padded.rows;
     for (int l = 0; l < h; ++l) {
         const double v = (l < (h + 1) / 2 ? l : l - h) / static_cast<double>(h);
         const auto* row = spectrum.ptr<cv::Vec2f>(l);
@@ -68,7 +75,7 @@ TextureScore scoreTextureFourier(const SyntheticTexture& t, const TextureSweepPa
             const double radius = std::hypot(u, v);
             if (radius < 1.0 / 64 || radius > 0.45) continue;  // skip the ground's slow variations and the noise floor
             // A frequency (u, v) is the normal (sin α, cos α) of lines at α = 90° − its direction.
-            double alpha = 90.0 - std::atan2(v, u) * 180.0 / std::numbers::pi;
+            const double alpha = 90.0 - std::atan2(v, u) * 180.0 / std::numbers::pi;
             const double pos = (alpha - p.angles.start) / p.angles.step;
             const double power = static_cast<double>(row[k][0]) * row[k][0] + static_cast<double>(row[k][1]) * row[k][1];
             // Linear share between the two nearest bins, wrapping over 180°.
@@ -78,8 +85,11 @@ TextureScore scoreTextureFourier(const SyntheticTexture& t, const TextureSweepPa
             const int b0 = ((static_cast<int>(lo) % n) + n) % n, b1 = (b0 + 1) % n;
             bins[static_cast<std::size_t>(b0)] += power * (1 - frac);
             bins[static_cast<std::size_t>(b1)] += power * frac;
+            weights[static_cast<std::size_t>(b0)] += 1 - frac;
+            weights[static_cast<std::size_t>(b1)] += frac;
         }
     }
+    for (std::size_t i = 0; i < bins.size(); ++i) bins[i] /= std::max(weights[i], 1e-12);
     return scored(t, bins, p.angles, clock.milliseconds());
 }
 

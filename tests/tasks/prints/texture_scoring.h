@@ -13,7 +13,7 @@
 namespace linescope::tasks {
 
 struct TextureSweepParams {
-    int length = 41;                     // λ of the opening: longer than a period, shorter than the strokes
+    int length = 121;                    // λ of the opening: long for a sharp angular response (README.md)
     AngleSet angles{0.0, 1.0, 180};      // 0°, 1°, … 179°
 };
 
