@@ -97,7 +97,7 @@ int runOrientationEval(const ArgList& args) {
     std::printf("`linescope-task-eval orientation --count %d --seed %lld --block %d`: %d good and %d degraded\n"
                 "synthetic prints (tests/tasks/prints/fingerprint_synth.h), blocks of %d px, RMSD against the\n"
                 "known field on the foreground blocks (≥ 75 %% of the block on the finger).\n"
-                "Peer: gradient structure tensor (Gaussian σ %.1f, Sobel, Gaussian window σ %.1f, mean over the block).\n\n",
+                "Peer: gradient structure tensor (Gaussian σ %.1f, Scharr, Gaussian window σ %.1f, summed over the block).\n\n",
                 count, seed, block, count, count, block, peer.gradientSigma, peer.windowSigma);
     std::printf("| method | quality | prints | RMSD mean (°) | RMSD median (°) | blocks ≤ 10° | blocks ≤ 20° | ms / print |\n");
     std::printf("|---|---|---:|---:|---:|---:|---:|---:|\n");

@@ -13,8 +13,8 @@ BlockField structureTensorField(const cv::Mat& image, const StructureTensorParam
     image.convertTo(f, CV_32F);
     if (p.gradientSigma > 0) cv::GaussianBlur(f, f, cv::Size(), p.gradientSigma, 0, cv::BORDER_REFLECT);
     cv::Mat gx, gy;
-    cv::Sobel(f, gx, CV_32F, 1, 0, 3, 1.0, 0.0, cv::BORDER_REFLECT);
-    cv::Sobel(f, gy, CV_32F, 0, 1, 3, 1.0, 0.0, cv::BORDER_REFLECT);
+    cv::Sobel(f, gx, CV_32F, 1, 0, cv::FILTER_SCHARR, 1.0, 0.0, cv::BORDER_REFLECT);
+    cv::Sobel(f, gy, CV_32F, 0, 1, cv::FILTER_SCHARR, 1.0, 0.0, cv::BORDER_REFLECT);
     cv::Mat jxx = gx.mul(gx), jxy = gx.mul(gy), jyy = gy.mul(gy);
     for (cv::Mat* j : {&jxx, &jxy, &jyy}) {
         if (p.windowSigma <= 0) continue;

@@ -1,5 +1,6 @@
 // The peer for block orientation fields: the gradient structure tensor as OrientationJ (and the
-// classic fingerprint literature: Kass & Witkin, Bazen & Gerez) computes it. Gradients by Sobel
+// classic fingerprint literature: Kass & Witkin, Bazen & Gerez) computes it. Gradients by
+// Scharr (OpenCV's Sobel with FILTER_SCHARR: Sobel 3×3 reads 9-px stripes at 17° as 16.5°)
 // after an optional Gaussian pre-smoothing, the tensor Jxx = Σgx², Jxy = Σgx·gy, Jyy = Σgy²
 // integrated over a Gaussian or box window, averaged over each block, and the ridge direction
 // perpendicular to the dominant gradient. Any thread.
@@ -15,7 +16,7 @@ namespace linescope::tasks {
 // what was tried).
 struct StructureTensorParams {
     int blockSize = 16;
-    double gradientSigma = 1.0;  // σ of the Gaussian before Sobel (pixels); 0 = Sobel on the raw image
+    double gradientSigma = 1.0;  // σ of the Gaussian before the gradient (pixels); 0 = none
     double windowSigma = 14.0;   // σ of the Gaussian integration window; with boxWindow the box side
     bool boxWindow = false;      // box filter (side = windowSigma, rounded to odd) instead of a Gaussian
 };
