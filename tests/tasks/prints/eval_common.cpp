@@ -43,6 +43,19 @@ long long EvalOptions::integer(const std::string& name, long long fallback, long
     return v;
 }
 
+std::ofstream openCsv(const std::filesystem::path& path, const char* header) {
+    std::ofstream f(path);
+    if (!f) throw std::runtime_error("cannot write " + path.string());
+    f << header << '\n';
+    return f;
+}
+
+std::ofstream openDataIndex(const std::string& dataDir, const char* header) {
+    if (dataDir.empty()) return {};
+    std::filesystem::create_directories(dataDir);
+    return openCsv(std::filesystem::path(dataDir) / "index.csv", header);
+}
+
 std::string machineDescription() {
     std::string model = "unknown CPU";
     std::ifstream cpuinfo("/proc/cpuinfo");

@@ -5,6 +5,8 @@
 #include "tests/tasks/task_eval.h"
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -26,6 +28,12 @@ private:
     std::map<std::string, std::string> values_;
     bool help_ = false;
 };
+
+// A CSV file opened for writing with its header line; throws std::runtime_error when it cannot.
+// openDataIndex: DIR/index.csv of a data set written to DIR (created as needed); a closed
+// stream when `dataDir` is empty.
+std::ofstream openCsv(const std::filesystem::path& path, const char* header);
+std::ofstream openDataIndex(const std::string& dataDir, const char* header);
 
 // "N cores, <CPU model>, engine backend <name>": the machine line under each table.
 std::string machineDescription();

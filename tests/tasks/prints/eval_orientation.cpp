@@ -59,17 +59,9 @@ int runOrientationEval(const ArgList& args) {
     const long long seed = opt.integer("--seed", 1, 0, 1LL << 40);
     const int block = static_cast<int>(opt.integer("--block", 16, 4, 128));
     const std::string writeDir = opt.text("--write");
-    std::ofstream index, csv;
-    if (!writeDir.empty()) {
-        std::filesystem::create_directories(writeDir);
-        index.open(std::filesystem::path(writeDir) / "index.csv");
-        index << "name,class,quality,partial,width,height\n";
-    }
-    if (opt.has("--csv")) {
-        csv.open(opt.text("--csv"));
-        if (!csv) throw std::runtime_error("cannot write " + opt.text("--csv"));
-        csv << "seed,quality,class,partial,width,height,method,rmsd_deg,blocks,within10,within20,ms\n";
-    }
+    std::ofstream index = openDataIndex(writeDir, "name,class,quality,partial,width,height");
+    std::ofstream csv;
+    if (opt.has("--csv")) csv = openCsv(opt.text("--csv"), "seed,quality,class,partial,width,height,method,rmsd_deg,blocks,within10,within20,ms");
 
     Tally tallies[2][2];  // [quality][0 engine, 1 structure tensor]
     for (const PrintQuality q : {PrintQuality::Good, PrintQuality::Degraded})

@@ -65,17 +65,9 @@ int runTextureEval(const ArgList& args) {
     TextureSweepParams params;
     params.length = static_cast<int>(opt.integer("--length", params.length, 2, 1000));
     const std::string writeDir = opt.text("--write");
-    std::ofstream index, csv;
-    if (!writeDir.empty()) {
-        std::filesystem::create_directories(writeDir);
-        index.open(std::filesystem::path(writeDir) / "index.csv");
-        index << "name,kind,orientations_deg,contrast,noise_sigma\n";
-    }
-    if (opt.has("--csv")) {
-        csv.open(opt.text("--csv"));
-        if (!csv) throw std::runtime_error("cannot write " + opt.text("--csv"));
-        csv << "seed,kind,width,height,contrast,noise_sigma,truth_deg,method,found_deg,max_error_deg,recovered,ms\n";
-    }
+    std::ofstream index = openDataIndex(writeDir, "name,kind,orientations_deg,contrast,noise_sigma");
+    std::ofstream csv;
+    if (opt.has("--csv")) csv = openCsv(opt.text("--csv"), "seed,kind,width,height,contrast,noise_sigma,truth_deg,method,found_deg,max_error_deg,recovered,ms");
 
     // Rows: (method, kind, number of orientations).
     std::map<std::tuple<int, int, std::size_t>, Tally> tallies;
