@@ -10,9 +10,22 @@
 
 namespace linescope {
 
+enum class OrientationMethod {
+    // Default. Per block and angle k, Σ (closing_k − opening_k) over the block's pixels: small
+    // along the ridges, large across them. The orientation is half the argument of the first
+    // doubled-angle harmonic of that block spectrum (exact between sweep angles, no ties).
+    BlockSpectrum,
+    // The literal reading: each pixel's orientation map value (the arg of the supremum of
+    // openings, and of the infimum of closings), averaged per block as doubled-angle vectors
+    // weighted by the strength. Quantized to the angle step and biased by its smallest-k tie
+    // rule; kept to compare.
+    PixelArg,
+};
+
 struct OrientationFieldParams {
+    OrientationMethod method = OrientationMethod::BlockSpectrum;
     int blockSize = 16;      // pixels a block (square); the field has ceil(W/b) × ceil(H/b) blocks
-    int length = 0;          // λ of the segment; 0 = chosen from the image (about 2 ridge periods)
+    int length = 0;          // λ of the segment; 0 = 15 (1.5–2 ridge periods of a 500 dpi print)
     int angleCount = 24;     // sweep angles over 180° (0, 180/n, …)
     double smoothing = 1.0;  // σ of the Gaussian over blocks applied to (cos 2θ, sin 2θ); 0 = none
 };
@@ -21,8 +34,8 @@ struct OrientationField {
     int blocksX = 0, blocksY = 0, blockSize = 0;
     int length = 0;                 // the λ used
     std::vector<float> angle;       // degrees in [0, 180), design.md §1 convention, row-major blocks
-    std::vector<float> coherence;   // 0 … 1: length of the mean doubled-angle vector / mean weight
-    std::vector<float> weight;      // mean line contrast (sup − inf) in the block, in the image's units
+    std::vector<float> coherence;   // 0 … 1: how strongly one orientation stands out in the block
+    std::vector<float> weight;      // the block's line contrast, in the image's units (see .cpp)
     std::vector<unsigned char> foreground;  // 1 where the block has ridges (weight above a threshold)
     float angleAt(int bx, int by) const { return angle[static_cast<std::size_t>(by) * blocksX + bx]; }
 };

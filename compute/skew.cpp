@@ -1,39 +1,59 @@
 // Skew from the angular spectrum: the extreme, refined by a parabola, with a confidence.
 #include "compute/skew.h"
 
+#include "compute/box_reduce.h"
 #include "compute/line_geometry.h"
+#include "compute/line_morph.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace linescope {
 
+namespace {
+
+// The depth (largest at the extreme looked for) and the valley around its extreme: where
+// the depth stays above half the peak's height over the median.
+struct Valley {
+    std::vector<double> depth;
+    int peak = 0, lo = 0, hi = 0;
+    double median = 0, best = 0;
+};
+
+Valley valleyOf(const std::vector<double>& spectrum, bool minimum) {
+    Valley v;
+    const int n = static_cast<int>(spectrum.size());
+    v.depth = spectrum;
+    if (minimum)
+        for (double& x : v.depth) x = -x;
+    v.peak = static_cast<int>(std::max_element(v.depth.begin(), v.depth.end()) - v.depth.begin());
+    std::vector<double> sorted(v.depth);
+    std::nth_element(sorted.begin(), sorted.begin() + n / 2, sorted.end());
+    v.median = sorted[static_cast<std::size_t>(n / 2)];
+    v.best = v.depth[static_cast<std::size_t>(v.peak)] - v.median;
+    const double half = v.median + 0.5 * v.best;
+    v.lo = v.hi = v.peak;
+    while (v.lo > 0 && v.depth[static_cast<std::size_t>(v.lo - 1)] >= half) --v.lo;
+    while (v.hi < n - 1 && v.depth[static_cast<std::size_t>(v.hi + 1)] >= half) ++v.hi;
+    return v;
+}
+
+}  // namespace
+
 SkewResult skewFromSpectrum(const std::vector<double>& spectrum, const AngleSet& angles, bool minimum) {
     const int n = static_cast<int>(spectrum.size());
     if (n == 0) throw Error("the spectrum is empty");
     for (double v : spectrum)
         if (!std::isfinite(v)) throw Error("the spectrum holds a non-finite value");
-    // Work on a "depth" that is largest at the extreme we look for.
-    std::vector<double> d(spectrum);
-    if (minimum)
-        for (double& v : d) v = -v;
-    const int peak = static_cast<int>(std::max_element(d.begin(), d.end()) - d.begin());
-
-    std::vector<double> sorted(d);
-    std::nth_element(sorted.begin(), sorted.begin() + n / 2, sorted.end());
-    const double median = sorted[static_cast<std::size_t>(n / 2)];
-    const double best = d[static_cast<std::size_t>(peak)] - median;
-
-    // The valley (or peak) of the spectrum: where the depth stays above half the peak's
-    // height over the median. A segment fits a thick line over a range of angles, so the
-    // extreme is often a flat, bumpy floor rather than one sample: a least-squares parabola
-    // through the whole valley (and one sample either side) finds its centre, and is exact
-    // for a parabolic peak. A one-sample peak takes the parabola through its neighbours.
-    const double half = median + 0.5 * best;
+    // A segment fits a thick line over a range of angles, so the extreme is often a flat,
+    // bumpy floor rather than one sample: a least-squares parabola through the whole valley
+    // (and one sample either side) finds its centre, and is exact for a parabolic peak. A
+    // one-sample peak takes the parabola through its neighbours.
+    const Valley v = valleyOf(spectrum, minimum);
+    const std::vector<double>& d = v.depth;
+    const int peak = v.peak, lo = v.lo, hi = v.hi;
+    const double median = v.median, best = v.best;
     auto at = [&](int k) { return d[static_cast<std::size_t>(k)]; };
-    int lo = peak, hi = peak;
-    while (lo > 0 && at(lo - 1) >= half) --lo;
-    while (hi < n - 1 && at(hi + 1) >= half) ++hi;
     double offset = 0;  // from the peak, in steps
     const int f0 = std::max(lo - 1, 0), f1 = std::min(hi + 1, n - 1);
     if (best > 0 && f1 - f0 >= 3) {
@@ -70,9 +90,9 @@ SkewResult skewFromSpectrum(const std::vector<double>& spectrum, const AngleSet&
     double second = 0;
     for (int k = 0; k < n; ++k) {
         if (k >= lo - 1 && k <= hi + 1) continue;
-        const double v = at(k);
-        const bool localMax = (k == 0 || v >= at(k - 1)) && (k == n - 1 || v >= at(k + 1));
-        if (localMax) second = std::max(second, v - median);
+        const double x = at(k);
+        const bool localMax = (k == 0 || x >= at(k - 1)) && (k == n - 1 || x >= at(k + 1));
+        if (localMax) second = std::max(second, x - median);
     }
     SkewResult r;
     r.peakIndex = peak;
@@ -83,24 +103,80 @@ SkewResult skewFromSpectrum(const std::vector<double>& spectrum, const AngleSet&
     return r;
 }
 
-int defaultSkewLength(int width, int /*height*/) { return std::clamp(width * 4 / 5, 3, 251); }
+int defaultSkewLength(int width, int /*height*/) { return std::max(3, width * 3 / 5); }
+
+namespace {
 
 template <class T>
-SkewResult estimateSkew(ImageView<const T> page, const SkewParams& p, const EngineOptions& opt) {
-    if (page.empty()) throw Error("the image is empty");
-    const int length = p.length > 0 ? p.length : defaultSkewLength(page.width, page.height);
+std::vector<double> spectrumOf(ImageView<const T> page, MorphOp op, int length, const AngleSet& angles,
+                               const EngineOptions& opt) {
     SweepRequest req;
-    req.op = p.darkLines ? MorphOp::Close : MorphOp::Open;
+    req.op = op;
     req.length = length;
-    req.angles = p.angles;
-    const SweepResult<T> s = sweep<T>(page, req, opt);
-    return skewFromSpectrum(s.spectrum, p.angles, p.darkLines);
+    req.angles = angles;
+    return sweep<T>(page, req, opt).spectrum;
 }
 
-template SkewResult estimateSkew<std::uint8_t>(ImageView<const std::uint8_t>, const SkewParams&,
+}  // namespace
+
+template <class T>
+SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const EngineOptions& opt) {
+    if (page.empty()) throw Error("the image is empty");
+    if (p.angles.count < 1) throw Error("the skew search needs at least one angle");
+    if (!(p.refineRange >= 0) || !(p.refineStep > 0)) throw Error("the skew refinement needs a range ≥ 0 and a step > 0");
+    if (p.reduction < 0 || p.length < 0 || !(p.smear >= 0 && p.smear < 1))
+        throw Error("the skew parameters must not be negative (smear: a share of the width below 1)");
+    requireNoNaN(page);
+    SkewEstimate e;
+    e.reduction = p.reduction > 0 ? p.reduction
+                                  : std::max(1, static_cast<int>(std::lround(double(page.width) / kSkewWorkingWidth)));
+    const MorphOp op = p.darkLines ? MorphOp::Close : MorphOp::Open;
+
+    // The working page: reduced, then its ink smeared along the lines' middle direction.
+    Image<T> working = e.reduction > 1 ? boxReduce<T>(page, e.reduction, opt) : Image<T>();
+    ImageView<const T> work = e.reduction > 1 ? working.cview() : page;
+    const int smear = static_cast<int>(std::lround(p.smear * work.width));
+    Image<T> smeared;
+    if (smear >= 2) {
+        const double middle = p.angles.angle(0) + 0.5 * (p.angles.count - 1) * p.angles.step;
+        smeared = lineMorph<T>(p.darkLines ? MorphOp::Erode : MorphOp::Dilate, work, LineParams{middle, smear}, opt);
+        work = smeared.cview();
+    }
+
+    // Coarse: the whole range on the page reduced by a further 2.
+    const Image<T> coarse = boxReduce<T>(work, 2, opt);
+    e.coarseLength = defaultSkewLength(coarse.width(), coarse.height());
+    e.angles = p.angles;
+    e.spectrum = spectrumOf<T>(coarse.cview(), op, e.coarseLength, p.angles, opt);
+    const SkewResult c = skewFromSpectrum(e.spectrum, p.angles, p.darkLines);
+    static_cast<SkewResult&>(e) = c;
+    e.coarseAngle = c.angle;
+    e.length = p.length > 0 ? p.length : defaultSkewLength(work.width, work.height);
+    if (p.refineRange <= 0) return e;
+
+    // Fine: around the coarse estimate on the working page. The valley must lie inside the
+    // window, with the spectrum rising on both sides: where it reaches an end (thick lines,
+    // short segments: a wide flat floor), the window doubles, up to the coarse range.
+    const double coarseHalfRange = 0.5 * std::abs(p.angles.step) * std::max(p.angles.count - 1, 1);
+    double range = p.refineRange;
+    for (;;) {
+        const int half = std::max(1, static_cast<int>(std::lround(range / p.refineStep)));
+        const AngleSet fine{c.angle - half * p.refineStep, p.refineStep, 2 * half + 1};
+        const std::vector<double> fineSpectrum = spectrumOf<T>(work, op, e.length, fine, opt);
+        const Valley v = valleyOf(fineSpectrum, p.darkLines);
+        const bool bracketed = v.lo > 0 && v.hi < fine.count - 1;
+        if (bracketed || range >= coarseHalfRange || fine.count * 2 > kMaxSweepAngles) {
+            e.angle = skewFromSpectrum(fineSpectrum, fine, p.darkLines).angle;
+            return e;
+        }
+        range *= 2;
+    }
+}
+
+template SkewEstimate estimateSkew<std::uint8_t>(ImageView<const std::uint8_t>, const SkewParams&,
                                                const EngineOptions&);
-template SkewResult estimateSkew<std::uint16_t>(ImageView<const std::uint16_t>, const SkewParams&,
+template SkewEstimate estimateSkew<std::uint16_t>(ImageView<const std::uint16_t>, const SkewParams&,
                                                 const EngineOptions&);
-template SkewResult estimateSkew<float>(ImageView<const float>, const SkewParams&, const EngineOptions&);
+template SkewEstimate estimateSkew<float>(ImageView<const float>, const SkewParams&, const EngineOptions&);
 
 }  // namespace linescope

@@ -15,21 +15,50 @@ struct SkewResult {
     int peakIndex = 0;      // k of the spectrum's extreme
 };
 
+// What estimateSkew found, with the coarse spectrum it searched (for plots).
+struct SkewEstimate : SkewResult {
+    int reduction = 1;             // the working page's reduction factor
+    int coarseLength = 0;          // λ of the coarse stage (on the page reduced 2 × reduction)
+    int length = 0;                // λ of the fine stage (on the working page)
+    AngleSet angles;               // the coarse angles
+    std::vector<double> spectrum;  // the coarse spectrum
+    double coarseAngle = 0;        // the coarse stage's estimate
+};
+
 // The extreme of the spectrum (its minimum when `minimum`), refined by a parabola through
 // its neighbours. Throws Error on an empty spectrum.
 SkewResult skewFromSpectrum(const std::vector<double>& spectrum, const AngleSet& angles, bool minimum);
 
+// estimateSkew, in two stages chosen from rendered scores and text pages at 300 dpi
+// (tests/tasks/pages; figures in tests/bench/task-results.md):
+//   1. the page is reduced by box averaging to about kSkewWorkingWidth pixels across, and
+//      its ink is smeared along the lines (an erosion, or a dilation for bright lines, by a
+//      segment of 1 % of that width at the range's middle angle), so that the letters and
+//      words of a text line become one dark run and staff lines survive any small gap;
+//   2. coarse: the spectrum of closings (openings for bright lines) over `angles` on that
+//      page reduced by a further 2, with λ = 3/5 of its width;
+//   3. fine: the spectrum over the coarse angle ± refineRange in refineStep steps on the
+//      working page, with λ = 3/5 of its width; its extreme, refined by a parabola through
+//      the valley, is the estimate.
+// Long segments resolve small angles: a segment of λ pixels leaves a line of thickness t
+// within ±t/λ radians, and line paths quantize sub-pixel offsets, which biases short
+// segments towards 0°. The lines of a page run across most of it, so λ is a share of it.
+inline constexpr int kSkewWorkingWidth = 800;
+
 struct SkewParams {
-    int length = 0;          // λ; 0 = four fifths of the image width, at most 251
-    AngleSet angles{-10, 0.25, 81};
-    bool darkLines = true;   // dark lines on light paper: closings (minimum); else openings (maximum)
+    int length = 0;              // the fine stage's λ on the working page; 0 = 3/5 of its width
+    AngleSet angles{-10, 0.5, 41};  // the coarse search
+    bool darkLines = true;       // dark lines on light paper: closings (minimum); else openings (maximum)
+    double refineRange = 0.3;    // degrees either side of the coarse estimate; 0 = no fine stage
+    double refineStep = 0.05;    // degrees
+    int reduction = 0;           // the working page's reduction factor; 0 = width / kSkewWorkingWidth, rounded, ≥ 1
+    double smear = 0.01;         // the smearing segment as a share of the working width; 0 = none
 };
 
-// The λ estimateSkew uses when SkewParams::length is 0: four fifths of the page width,
-// 3 … 251 (long segments resolve small angles; the lines run across the page).
+// The λ of a stage run on a page `width` pixels wide: 3/5 of it, at least 3.
 int defaultSkewLength(int width, int height);
 
 template <class T>
-SkewResult estimateSkew(ImageView<const T> page, const SkewParams& p = {}, const EngineOptions& opt = {});
+SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p = {}, const EngineOptions& opt = {});
 
 }  // namespace linescope

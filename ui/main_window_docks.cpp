@@ -150,11 +150,15 @@ void MainWindow::onDockSnapshot(session::RequestKind kind, const session::Snapsh
         return;
     case RequestKind::Skew: {
         const auto& out = *snapshot->skew;
-        spectrum_->setSkew(out.skew, tr("closings by λ = %1 over %2…%3° in %4° steps")
+        spectrum_->setSkew(out.skew, tr("closings by λ = %1 over %2…%3° in %4° steps on the page reduced %5×, "
+                                        "refined by λ = %6 on the page reduced %7×")
                                          .arg(out.length)
                                          .arg(out.angles.start)
                                          .arg(out.angles.angle(out.angles.count - 1))
-                                         .arg(out.angles.step));
+                                         .arg(out.angles.step)
+                                         .arg(2 * out.skew.reduction)
+                                         .arg(out.skew.length)
+                                         .arg(out.skew.reduction));
         return;
     }
     }

@@ -8,6 +8,7 @@
 #include "compute/skew.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <limits>
 #include <string>
@@ -21,13 +22,21 @@ constexpr const char* kHelp =
     "Estimates the skew of a page or music sheet from the angular spectrum of closings\n"
     "(dark lines on light paper) or openings (--bright-lines) by a long segment, and prints\n"
     "one JSON object on stdout:\n"
-    "  {\"angle\": A, \"confidence\": C, \"peak_index\": K, \"length\": L, \"lines\": \"dark\"}\n"
+    "  {\"angle\": A, \"confidence\": C, \"coarse_angle\": A0, \"reduction\": F,\n"
+    "   \"length\": L, \"coarse_length\": L0, \"lines\": \"dark\", \"time_ms\": T}\n"
     "A is the angle of the lines in degrees, counter-clockwise positive; C is in 0 … 1.\n"
+    "Two stages: the page is reduced by F (to about 800 pixels across) and its ink smeared\n"
+    "along the lines; a coarse search over --angles on the page reduced by 2F (λ = L0), then\n"
+    "a fine one over A0 ± --refine-range in --refine-step steps on the page reduced by F\n"
+    "(λ = L). Measured on rendered scores and text pages: tests/bench/task-results.md.\n"
     "\n"
     "options:\n"
-    "  --length L         the segment's length (default: four fifths of the page width,\n"
-    "                     at most 251)\n"
-    "  --angles A:B:S     the angles searched, stop excluded (default -10:10.25:0.25)\n"
+    "  --length L         the fine stage's segment length on the reduced page (default:\n"
+    "                     three fifths of its width)\n"
+    "  --angles A:B:S     the coarse angles, stop excluded (default -10:10.5:0.5)\n"
+    "  --refine-range R   degrees either side of the coarse angle (default 0.3; 0: no fine stage)\n"
+    "  --refine-step S    the fine stage's step in degrees (default 0.05)\n"
+    "  --reduction F      the reduction factor (default: width / 800, rounded, at least 1)\n"
     "  --bright-lines     bright lines on a dark background: openings instead of closings\n"
     "  --deskew OUT       also write PAGE rotated by -A about its centre (same size and\n"
     "                     pixel type, bilinear)\n"
@@ -40,6 +49,9 @@ int runSkew(const ArgList& argList) {
     auto specs = engineOptionSpecs();
     specs.push_back({"--length", true});
     specs.push_back({"--angles", true});
+    specs.push_back({"--refine-range", true});
+    specs.push_back({"--refine-step", true});
+    specs.push_back({"--reduction", true});
     specs.push_back({"--bright-lines", false});
     specs.push_back({"--deskew", true});
     specs.push_back({"--border", true});
@@ -51,7 +63,10 @@ int runSkew(const ArgList& argList) {
     args.requirePositionals({"PAGE"});
     SkewParams p;
     p.length = lengthFrom(args, 0);
-    p.angles = anglesFrom(args, "-10:10.25:0.25");
+    p.angles = anglesFrom(args, "-10:10.5:0.5");
+    p.refineRange = numberFrom(args, "--refine-range", p.refineRange, 0, 10);
+    p.refineStep = numberFrom(args, "--refine-step", p.refineStep, 1e-4, 5);
+    p.reduction = static_cast<int>(numberFrom(args, "--reduction", 0, 0, 64));
     if (p.angles.count > kMaxSweepAngles)
         throw UsageError("--angles gives " + std::to_string(p.angles.count) + " angles; at most " +
                          std::to_string(kMaxSweepAngles) + " are allowed");
@@ -64,17 +79,21 @@ int runSkew(const ArgList& argList) {
 
     const cv::Mat page = io::readImage(args.positionals()[0], notice);
     if (deskewOut) io::requireWritable(*deskewOut, page.depth());
-    const SkewResult r = io::visitPixelType(page, [&]<class T>(std::type_identity<T>) {
+    const auto start = std::chrono::steady_clock::now();
+    const SkewEstimate r = io::visitPixelType(page, [&]<class T>(std::type_identity<T>) {
         return estimateSkew<T>(io::viewOf<T>(page), p, opt);
     });
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (deskewOut) {
         const auto fill = border == "white" ? io::RotationBorder::White : io::RotationBorder::Replicate;
         io::writeImage(*deskewOut, io::deskew(page, r.angle, fill));
     }
 
     std::string json = "{\"angle\": " + io::jsonNumber(r.angle) + ", \"confidence\": " + io::jsonNumber(r.confidence) +
-                       ", \"peak_index\": " + std::to_string(r.peakIndex) + ", \"length\": " +
-                       std::to_string(p.length > 0 ? p.length : defaultSkewLength(page.cols, page.rows)) + ", \"lines\": " + io::jsonString(p.darkLines ? "dark" : "bright");
+                       ", \"coarse_angle\": " + io::jsonNumber(r.coarseAngle) + ", \"reduction\": " +
+                       std::to_string(r.reduction) + ", \"length\": " + std::to_string(r.length) +
+                       ", \"coarse_length\": " + std::to_string(r.coarseLength) + ", \"lines\": " +
+                       io::jsonString(p.darkLines ? "dark" : "bright") + ", \"time_ms\": " + io::jsonNumber(ms);
     if (deskewOut) json += ", \"deskewed\": " + io::jsonString(*deskewOut);
     json += "}\n";
     std::fputs(json.c_str(), stdout);

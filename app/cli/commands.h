@@ -14,6 +14,8 @@ using ArgList = std::vector<std::string>;
 int runMorph(MorphOp op, const ArgList& args);  // open, close, erode, dilate, tophat
 int runSweep(const ArgList& args);
 int runSkew(const ArgList& args);
+int runSpectrum(const ArgList& args);
+int runOrientation(const ArgList& args);
 int runContours(const ArgList& args);
 int runBench(const ArgList& args);
 

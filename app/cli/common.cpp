@@ -8,6 +8,12 @@
 namespace linescope::cli {
 
 namespace {
+std::string shortNumber(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
 std::vector<std::string>& pendingNotices() {
     static std::vector<std::string> notices;
     return notices;
@@ -57,6 +63,15 @@ int lengthFrom(const Args& args, int fallback) {
         throw UsageError("'" + args.command() + "' needs --length (the segment's length in pixels, λ ≥ 1)");
     }
     return static_cast<int>(parseInteger(*v, "--length", 1, kMaxLength));
+}
+
+double numberFrom(const Args& args, const std::string& name, double fallback, double min, double max) {
+    const auto v = args.value(name);
+    if (!v) return fallback;
+    const double x = parseReal(*v, name);
+    if (x < min || x > max)
+        throw UsageError(name + " must be between " + shortNumber(min) + " and " + shortNumber(max) + ", got " + *v);
+    return x;
 }
 
 AngleSet anglesFrom(const Args& args, const std::string& fallback) {

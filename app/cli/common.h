@@ -26,6 +26,8 @@ EngineOptions engineOptionsFrom(const Args& args);
 
 // --length: required unless `fallback` ≥ 0 is given; 1 … 1,000,000.
 int lengthFrom(const Args& args, int fallback = -1);
+// A real-valued option in [min, max], or `fallback` when absent; out of range is a UsageError.
+double numberFrom(const Args& args, const std::string& name, double fallback, double min, double max);
 // --angles start:stop:step (stop excluded), via AngleSet::parse; a bad text is a UsageError.
 AngleSet anglesFrom(const Args& args, const std::string& fallback);
 

@@ -33,6 +33,8 @@ constexpr const char* kHelp =
     "  sweep          supremum, infimum, orientation, strength and angular spectrum over many\n"
     "                 angles: linescope-cli sweep --length 41 --angles 0:180:1 in.png --out-dir DIR\n"
     "  skew           the skew of a page as JSON: linescope-cli skew page.png [--deskew out.png]\n"
+    "  orientation    a block orientation field as JSON (fingerprints): linescope-cli orientation print.png\n"
+    "  spectrum       the angular spectrum and its peaks as JSON (textures): linescope-cli spectrum tex.png\n"
     "  contours       borders of a thresholded image: linescope-cli contours --threshold 128 in.png --json out.json\n"
     "  bench          the engine against OpenCV: linescope-cli bench [--quick]\n"
     "\n"
@@ -74,6 +76,8 @@ int dispatch(const std::vector<std::string>& all) {
         return runMorph(parseMorphOp(cmd), rest);
     if (cmd == "sweep") return runSweep(rest);
     if (cmd == "skew") return runSkew(rest);
+    if (cmd == "spectrum") return runSpectrum(rest);
+    if (cmd == "orientation") return runOrientation(rest);
     if (cmd == "contours") return runContours(rest);
     if (cmd == "bench") return runBench(rest);
     if (!cmd.empty() && cmd[0] == '-') throw UsageError("unknown option '" + cmd + "' (see linescope-cli --help)");

@@ -281,17 +281,11 @@ void EngineQueue::compute(const Job& job, Backend backend, Snapshot& out) {
                         finder_->find(bin.cview(), p.mode, p.approx, *contours, &out.timings.contours);
                         out.contours = std::move(contours);
                     } else {
-                        SweepRequest req;
-                        req.op = p.skew.darkLines ? MorphOp::Close : MorphOp::Open;
-                        req.length = p.skew.length > 0 ? p.skew.length : defaultSkewLength(img.width(), img.height());
-                        req.angles = p.skew.angles;
-                        SweepResult<T> r;
-                        chunkedSweep<T>(img.cview(), req, opt, options_.sweepChunkAngles, onChunk, r);
                         auto o = std::make_shared<SkewOutput>();
-                        o->skew = skewFromSpectrum(r.spectrum, req.angles, p.skew.darkLines);
-                        o->length = req.length;
-                        o->angles = req.angles;
-                        o->spectrum = std::move(r.spectrum);
+                        o->skew = estimateSkew<T>(img.cview(), p.skew, opt);
+                        o->length = o->skew.coarseLength;
+                        o->angles = o->skew.angles;
+                        o->spectrum = o->skew.spectrum;
                         out.skew = std::move(o);
                     }
                 },

@@ -64,10 +64,10 @@ struct Request {
     RequestKind kind() const { return static_cast<RequestKind>(params.index()); }
 };
 
-// What a skew request produced: the estimate and the spectrum (for the plot).
+// What a skew request produced: the estimate and its coarse spectrum (for the plot).
 struct SkewOutput {
-    SkewResult skew;
-    int length = 0;  // the λ used (SkewParams::length, or the default for the image)
+    SkewEstimate skew;
+    int length = 0;  // the coarse stage's λ, on the page reduced by 2 × skew.reduction
     AngleSet angles;
     std::vector<double> spectrum;
 };
