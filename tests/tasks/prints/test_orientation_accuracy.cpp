@@ -16,14 +16,15 @@ using namespace linescope::tasks;
 
 namespace {
 
-// Measured by this test (its qInfo lines) on the committed generator and engine:
+// Measured by this test (its last qInfo line) on the committed generator and the engine's
+// default OrientationFieldParams (main 0acb373), 2-core AMD EPYC, Release:
 //   build/tests/tasks/prints/test_orientation_accuracy
 // The same figures for larger sets: linescope-task-eval orientation --count 20 (README.md).
 constexpr int kBlock = 16;
 constexpr std::uint64_t kSeeds[] = {11, 12, 13};  // × good and degraded = 6 prints
-constexpr double kEngineRmsdGood = 0;       // mean RMSD (°) over the good prints
-constexpr double kEngineRmsdDegraded = 0;   // over the degraded ones
-constexpr double kMarginDeg = 1.0;          // allowed worsening
+constexpr double kEngineRmsdGood = 3.38;      // mean RMSD (°) over the good prints
+constexpr double kEngineRmsdDegraded = 5.60;  // over the degraded ones
+constexpr double kMarginDeg = 1.0;            // allowed worsening
 
 // The structure tensor on the same prints (tuned on other seeds): the generator's truth must
 // be what an independent estimator sees. A ridge pattern off its field by a few degrees, or
