@@ -135,7 +135,7 @@ int runSkewEval(const ArgList& args) {
         methods.push_back({"Leptonica pixFindSkew (±7°)", {}});
         methods.push_back({"Leptonica sweep+search ±10°", {}});
     }
-    methods.push_back({"OpenCV Hough (HoughLinesP)", {}});
+    methods.push_back({"OpenCV Hough (HoughLines)", {}});
 
     EngineOptions engine;
     engine.backend = Backend::Cpu;

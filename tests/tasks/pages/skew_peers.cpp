@@ -21,22 +21,19 @@ cv::Mat otsuInk(const cv::Mat& grey) {
 }
 
 std::optional<double> houghSkew(const cv::Mat& ink) {
-    std::vector<cv::Vec4i> segments;
-    cv::HoughLinesP(ink, segments, 1.0, 0.1 * CV_PI / 180.0, 200, ink.cols / 8.0, 20.0);
+    // Lines near horizontal only: normals θ within 90° ± 15°; OpenCV returns them strongest first.
+    std::vector<cv::Vec2f> lines;
+    const double step = 0.1 * CV_PI / 180.0;
+    cv::HoughLines(ink, lines, 1.0, step, std::max(1, ink.cols / 10), 0, 0, 75.0 * CV_PI / 180.0, 105.0 * CV_PI / 180.0);
+    if (lines.empty()) return std::nullopt;
+    // The normal (cos θ, sin θ) of a line at our angle α (direction (cos α, −sin α), y down) is
+    // (sin α, cos α), so α = 90° − θ.
     std::vector<double> angles;
-    for (const cv::Vec4i& s : segments) {
-        // Our convention: counter-clockwise positive with y down, so the rise is −Δy.
-        double a = std::atan2(-(s[3] - s[1]), s[2] - s[0]) * 180.0 / CV_PI;
-        if (a > 90) a -= 180;
-        if (a <= -90) a += 180;
-        if (std::abs(a) <= 15.0) angles.push_back(a);
-    }
-    if (angles.empty()) return std::nullopt;
-    const auto mid = angles.begin() + static_cast<std::ptrdiff_t>(angles.size() / 2);
-    std::nth_element(angles.begin(), mid, angles.end());
-    if (angles.size() % 2 == 1) return *mid;
-    const double upper = *mid;
-    return 0.5 * (upper + *std::max_element(angles.begin(), mid));
+    for (std::size_t i = 0; i < std::min<std::size_t>(lines.size(), kHoughStrongest); ++i)
+        angles.push_back(90.0 - lines[i][1] * 180.0 / CV_PI);
+    std::sort(angles.begin(), angles.end());
+    const std::size_t n = angles.size();
+    return n % 2 ? angles[n / 2] : 0.5 * (angles[n / 2 - 1] + angles[n / 2]);
 }
 
 #ifdef LINESCOPE_HAVE_LEPTONICA
