@@ -61,6 +61,13 @@ LeptonicaImage leptonicaBinary(const cv::Mat& ink) {
 
 std::optional<double> leptonicaSkew(const LeptonicaImage& binary, double rangeDeg) {
     if (!binary.pix || !binary.pix->p) return std::nullopt;
+    // Leptonica warns on stderr for every page whose maximum lies at the sweep's edge; the
+    // tables already show those pages' errors.
+    static const bool quiet = [] {
+        setMsgSeverity(L_SEVERITY_ERROR);
+        return true;
+    }();
+    (void)quiet;
     l_float32 angle = 0, conf = 0;
     // pixFindSkew's defaults (skew.c): sweep reduction 4, search reduction 2, sweep step 1°,
     // binary search down to 0.01°.

@@ -26,9 +26,9 @@ using namespace linescope::tasks;
 
 namespace {
 
-// Measured by this test itself (it prints them: "engine skew over 48 pages: mean … worst …")
-// with `ctest -R test_skew_accuracy -V` on the engine of main at 1ee77c9 (the two-stage skew of 92ae00b), default SkewParams,
-// CPU backend. Lower them when the engine improves.
+// Measured by this test itself (it prints "engine skew over 48 pages: mean … worst …"):
+// `ctest --test-dir build -R test_skew_accuracy -V` on main at 1ee77c9 (the two-stage skew of
+// 92ae00b), default SkewParams, CPU backend, 2 cores. Lower them when the engine improves.
 constexpr double kCommittedMeanAbsError = 1.147;
 constexpr double kCommittedWorstAbsError = 10.582;
 // Margins: numerics and thread counts may move a parabola fit by a few thousandths of a degree.
