@@ -10,6 +10,7 @@ namespace linescope::tasks {
 using ArgList = std::vector<std::string>;
 
 int runSkewEval(const ArgList& args);         // tests/tasks/pages/eval_skew.cpp
+int runMakeSkewSet(const ArgList& args);      // tests/tasks/pages/skew_dataset.cpp
 int runOrientationEval(const ArgList& args);  // tests/tasks/prints/eval_orientation.cpp
 int runTextureEval(const ArgList& args);      // tests/tasks/prints/eval_texture.cpp
 

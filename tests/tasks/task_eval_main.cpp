@@ -9,6 +9,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: linescope-task-eval COMMAND [options]\n"
     "  skew DATASET_DIR [...]   skew of rotated, degraded pages: LineScope, Leptonica, Hough\n"
+    "  make-skew-set CLEAN_DIR OUT_DIR [...]  the skew data set from clean pages\n"
     "  orientation [...]        fingerprint orientation fields: LineScope vs structure tensor\n"
     "  texture [...]            dominant orientations of textures from the spectrum's peaks\n"
     "Each command takes --help.\n";
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
     try {
 #ifdef LINESCOPE_TASKS_PAGES
         if (cmd == "skew") return linescope::tasks::runSkewEval(args);
+        if (cmd == "make-skew-set") return linescope::tasks::runMakeSkewSet(args);
 #endif
 #ifdef LINESCOPE_TASKS_PRINTS
         if (cmd == "orientation") return linescope::tasks::runOrientationEval(args);

@@ -1,0 +1,123 @@
+// Writing and reading the skew data set (see skew_dataset.h).
+#include "tests/tasks/pages/skew_dataset.h"
+
+#include <opencv2/imgcodecs.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace fs = std::filesystem;
+
+namespace linescope::tasks {
+
+std::vector<double> skewAnglesForPage(int spread, std::uint64_t pageSeed) {
+    std::vector<double> a{0.0, 0.07, -0.07, 0.3, -0.3};
+    cv::RNG rng(pageSeed);
+    for (int i = 0; i < spread; ++i) a.push_back(std::round(rng.uniform(-10.0, 10.0) * 1000.0) / 1000.0);
+    return a;
+}
+
+std::string groupOfSource(const std::string& cleanName) {
+    if (cleanName.rfind("score-", 0) == 0) return "score";
+    if (cleanName.rfind("text-", 0) == 0) return "text";
+    return "other";
+}
+
+namespace {
+std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 1469598103934665603ULL) {
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
+    return h;
+}
+}  // namespace
+
+std::uint64_t itemSeed(const std::string& source, int angleIndex, DegradeProfile p) {
+    return fnv1a(source + "#" + std::to_string(angleIndex) + "#" + profileName(p));
+}
+
+std::vector<SkewItem> readSkewTruth(const std::string& dir) {
+    const fs::path path = fs::path(dir) / "truth.csv";
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read " + path.string() + " (make it with make-skew-set)");
+    std::vector<SkewItem> items;
+    std::string line;
+    std::getline(in, line);  // header
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        std::stringstream ss(line);
+        SkewItem it;
+        std::string profile, angle;
+        if (!std::getline(ss, it.file, ',') || !std::getline(ss, it.source, ',') || !std::getline(ss, it.group, ',') ||
+            !std::getline(ss, profile, ',') || !std::getline(ss, angle))
+            throw std::runtime_error("malformed line in " + path.string() + ": " + line);
+        it.profile = parseProfile(profile);
+        it.angle = std::stod(angle);
+        items.push_back(std::move(it));
+    }
+    return items;
+}
+
+int runMakeSkewSet(const ArgList& args) {
+    std::vector<std::string> pos;
+    int spread = 15;
+    std::vector<DegradeProfile> profiles(std::begin(kAllProfiles), std::end(kAllProfiles));
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--help") {
+            std::puts("usage: linescope-task-eval make-skew-set CLEAN_DIR OUT_DIR [--angles-per-page N] [--profiles clean,scan,hard]\n"
+                      "Rotates every CLEAN_DIR/*.png by 0, ±0.07, ±0.3 and N angles from −10…10 (default 15),\n"
+                      "degrades each by every profile and writes OUT_DIR/<page>_a<k>_<profile>.png|jpg and truth.csv.");
+            return 0;
+        }
+        if (args[i] == "--angles-per-page" && i + 1 < args.size()) spread = std::stoi(args[++i]);
+        else if (args[i] == "--profiles" && i + 1 < args.size()) {
+            profiles.clear();
+            std::stringstream ss(args[++i]);
+            for (std::string p; std::getline(ss, p, ',');) profiles.push_back(parseProfile(p));
+        } else pos.push_back(args[i]);
+    }
+    if (pos.size() != 2 || spread < 0) {
+        std::fputs("usage: linescope-task-eval make-skew-set CLEAN_DIR OUT_DIR [--angles-per-page N] [--profiles a,b]\n", stderr);
+        return 2;
+    }
+    std::vector<fs::path> clean;
+    for (const auto& e : fs::directory_iterator(pos[0]))
+        if (e.path().extension() == ".png") clean.push_back(e.path());
+    std::sort(clean.begin(), clean.end());
+    if (clean.empty()) throw std::runtime_error("no .png pages in " + pos[0]);
+    fs::create_directories(pos[1]);
+    std::ofstream truth(fs::path(pos[1]) / "truth.csv");
+    truth << "file,source,group,profile,angle_deg\n";
+    int written = 0;
+    for (const fs::path& src : clean) {
+        const std::string name = src.filename().string();
+        const cv::Mat page = cv::imread(src.string(), cv::IMREAD_GRAYSCALE);
+        if (page.empty()) throw std::runtime_error("cannot read " + src.string());
+        const std::vector<double> angles = skewAnglesForPage(spread, fnv1a(name));
+        for (std::size_t k = 0; k < angles.size(); ++k) {
+            const cv::Mat rotated = rotatePage(page, angles[k]);
+            for (DegradeProfile p : profiles) {
+                const int q = jpegQualityOf(p);
+                char file[512];
+                std::snprintf(file, sizeof file, "%s_a%02zu_%s.%s", src.stem().string().c_str(), k, profileName(p),
+                              q > 0 ? "jpg" : "png");
+                const cv::Mat img = degradeBeforeJpeg(rotated, p, itemSeed(name, static_cast<int>(k), p));
+                const std::vector<int> opts = q > 0 ? std::vector<int>{cv::IMWRITE_JPEG_QUALITY, q}
+                                                    : std::vector<int>{cv::IMWRITE_PNG_COMPRESSION, 6};
+                if (!cv::imwrite((fs::path(pos[1]) / file).string(), img, opts))
+                    throw std::runtime_error(std::string("cannot write ") + file);
+                char angle[32];
+                std::snprintf(angle, sizeof angle, "%.3f", angles[k]);
+                truth << file << ',' << name << ',' << groupOfSource(name) << ',' << profileName(p) << ',' << angle << '\n';
+                ++written;
+            }
+        }
+        std::fprintf(stderr, "%s: %zu angles\n", name.c_str(), angles.size());
+    }
+    std::printf("wrote %d pages and truth.csv to %s\n", written, pos[1].c_str());
+    return 0;
+}
+
+}  // namespace linescope::tasks
