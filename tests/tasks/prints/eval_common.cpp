@@ -50,10 +50,10 @@ std::ofstream openCsv(const std::filesystem::path& path, const char* header) {
     return f;
 }
 
-std::ofstream openDataIndex(const std::string& dataDir, const char* header) {
+std::ofstream openDataIndex(const std::string& dataDir, const char* name, const char* header) {
     if (dataDir.empty()) return {};
     std::filesystem::create_directories(dataDir);
-    return openCsv(std::filesystem::path(dataDir) / "index.csv", header);
+    return openCsv(std::filesystem::path(dataDir) / name, header);
 }
 
 std::string machineDescription() {

@@ -30,10 +30,10 @@ private:
 };
 
 // A CSV file opened for writing with its header line; throws std::runtime_error when it cannot.
-// openDataIndex: DIR/index.csv of a data set written to DIR (created as needed); a closed
-// stream when `dataDir` is empty.
+// openDataIndex: DIR/NAME, the index of a data set written to DIR (created as needed); a
+// closed stream when `dataDir` is empty.
 std::ofstream openCsv(const std::filesystem::path& path, const char* header);
-std::ofstream openDataIndex(const std::string& dataDir, const char* header);
+std::ofstream openDataIndex(const std::string& dataDir, const char* name, const char* header);
 
 // "N cores, <CPU model>, engine backend <name>": the machine line under each table.
 std::string machineDescription();

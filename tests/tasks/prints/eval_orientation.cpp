@@ -24,7 +24,7 @@ constexpr const char* kHelp =
     "  with the gradient structure tensor, and prints a Markdown table of the RMSD against the\n"
     "  known field on the foreground blocks.\n"
     "  --write DIR  also writes each print: NAME.png (image), NAME_orientation.tif (float32 degrees\n"
-    "               per pixel, design.md §1), NAME_mask.png (foreground) and index.csv.\n"
+    "               per pixel, design.md §1), NAME_mask.png (foreground) and prints.csv.\n"
     "  --csv FILE   writes one row per print and method.\n";
 
 struct Tally {
@@ -59,7 +59,7 @@ int runOrientationEval(const ArgList& args) {
     const long long seed = opt.integer("--seed", 1, 0, 1LL << 40);
     const int block = static_cast<int>(opt.integer("--block", 16, 4, 128));
     const std::string writeDir = opt.text("--write");
-    std::ofstream index = openDataIndex(writeDir, "name,class,quality,partial,width,height");
+    std::ofstream index = openDataIndex(writeDir, "prints.csv", "name,class,quality,partial,width,height");
     std::ofstream csv;
     if (opt.has("--csv")) csv = openCsv(opt.text("--csv"), "seed,quality,class,partial,width,height,method,rmsd_deg,blocks,within10,within20,ms");
 

@@ -24,7 +24,7 @@ constexpr const char* kHelp =
     "  known dominant orientations, sweeps openings of length L (default 121) over 0°, 1°, … 179°,\n"
     "  takes the spectrum's strongest peaks and counts the textures whose orientations all come\n"
     "  back within one step (1°). The Fourier power spectrum summed by angle is the peer.\n"
-    "  --write DIR  also writes each texture as NAME.png and the truth in index.csv.\n"
+    "  --write DIR  also writes each texture as NAME.png and the truth in textures.csv.\n"
     "  --csv FILE   writes one row per texture and method.\n";
 
 struct Tally {
@@ -65,7 +65,7 @@ int runTextureEval(const ArgList& args) {
     TextureSweepParams params;
     params.length = static_cast<int>(opt.integer("--length", params.length, 2, 1000));
     const std::string writeDir = opt.text("--write");
-    std::ofstream index = openDataIndex(writeDir, "name,kind,orientations_deg,contrast,noise_sigma");
+    std::ofstream index = openDataIndex(writeDir, "textures.csv", "name,kind,orientations_deg,contrast,noise_sigma");
     std::ofstream csv;
     if (opt.has("--csv")) csv = openCsv(opt.text("--csv"), "seed,kind,width,height,contrast,noise_sigma,truth_deg,method,found_deg,max_error_deg,recovered,ms");
 
