@@ -32,14 +32,17 @@ struct BlockVectors {
     }
 };
 
-std::vector<double> doubledCos(const AngleSet& a, bool sine) {
-    std::vector<double> v(static_cast<std::size_t>(a.count));
-    for (int k = 0; k < a.count; ++k) {
-        const double t = 2 * a.angle(k) * std::numbers::pi / 180;
-        v[static_cast<std::size_t>(k)] = sine ? std::sin(t) : std::cos(t);
+// cos 2α_k and sin 2α_k of every angle: the unit doubled-angle vectors.
+struct DoubledAngles {
+    std::vector<double> cos, sin;
+    explicit DoubledAngles(const AngleSet& a) {
+        for (int k = 0; k < a.count; ++k) {
+            const double t = 2 * a.angle(k) * std::numbers::pi / 180;
+            cos.push_back(std::cos(t));
+            sin.push_back(std::sin(t));
+        }
     }
-    return v;
-}
+};
 
 template <class T>
 void blockSpectrum(ImageView<const T> image, const AngleSet& angles, int length, const EngineOptions& opt,
@@ -56,7 +59,7 @@ void blockSpectrum(ImageView<const T> image, const AngleSet& angles, int length,
                 spectra[acc.blockOf(x, y) * n + k] +=
                     static_cast<double>(closed.at(x, y)) - static_cast<double>(opened.at(x, y));
     }
-    const auto cos2 = doubledCos(angles, false), sin2 = doubledCos(angles, true);
+    const DoubledAngles unit(angles);
     for (std::size_t b = 0; b < blocks; ++b) {
         const double* B = &spectra[b * n];
         double mean = 0, lo = B[0], hi = B[0];
@@ -69,8 +72,8 @@ void blockSpectrum(ImageView<const T> image, const AngleSet& angles, int length,
         double c = 0, s = 0, deviation = 0;
         for (std::size_t k = 0; k < n; ++k) {
             // The minimum is the ridge direction: weigh each angle by how far below the mean it is.
-            c -= (B[k] - mean) * cos2[k];
-            s -= (B[k] - mean) * sin2[k];
+            c -= (B[k] - mean) * unit.cos[k];
+            s -= (B[k] - mean) * unit.sin[k];
             deviation += std::abs(B[k] - mean);
         }
         acc.c[b] = c;
@@ -83,7 +86,7 @@ void blockSpectrum(ImageView<const T> image, const AngleSet& angles, int length,
 template <class T>
 void pixelArg(ImageView<const T> image, const AngleSet& angles, int length, const EngineOptions& opt,
               BlockVectors& acc) {
-    const auto cos2 = doubledCos(angles, false), sin2 = doubledCos(angles, true);
+    const DoubledAngles unit(angles);
     std::vector<double> total(acc.c.size(), 0.0);
     SweepRequest req;
     req.length = length;
@@ -96,8 +99,8 @@ void pixelArg(ImageView<const T> image, const AngleSet& angles, int length, cons
                 const double w = static_cast<double>(r.strength.at(x, y));
                 if (!(w > 0)) continue;
                 const std::size_t b = acc.blockOf(x, y), k = r.argIndex.at(x, y);
-                acc.c[b] += w * cos2[k];
-                acc.s[b] += w * sin2[k];
+                acc.c[b] += w * unit.cos[k];
+                acc.s[b] += w * unit.sin[k];
                 total[b] += w;
             }
     }

@@ -4,6 +4,7 @@
 #include "compute/box_reduce.h"
 #include "compute/line_geometry.h"
 #include "compute/line_morph.h"
+#include "compute/spectrum_peaks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -80,9 +81,7 @@ SkewResult skewFromSpectrum(const std::vector<double>& spectrum, const AngleSet&
         const double vertex = c[2] < 0 ? -c[1] / (2 * c[2]) : 0;
         if (c[2] < 0 && vertex >= f0 - peak && vertex <= f1 - peak) offset = vertex;
     } else if (peak > 0 && peak < n - 1) {
-        const double ym = at(peak - 1), y0 = at(peak), yp = at(peak + 1);
-        const double curvature = ym - 2 * y0 + yp;
-        if (curvature < 0) offset = std::clamp(0.5 * (ym - yp) / curvature, -0.5, 0.5);
+        offset = parabolaPeakOffset(at(peak - 1), at(peak), at(peak + 1));
     }
 
     // Confidence: how far the peak stands above the median compared with the best local

@@ -63,12 +63,7 @@ std::vector<SpectrumPeak> spectrumPeaks(const std::vector<double>& spectrum, con
         if (hasRight && !(d[static_cast<std::size_t>(i)] >= at(i + 1))) continue;
         const double prominence = prominenceOf(d, i, circular) / range;
         if (prominence < minProminence) continue;
-        double offset = 0;
-        if (hasLeft && hasRight) {
-            const double ym = at(i - 1), y0 = at(i), yp = at(i + 1);
-            const double curvature = ym - 2 * y0 + yp;
-            if (curvature < 0) offset = std::clamp(0.5 * (ym - yp) / curvature, -0.5, 0.5);
-        }
+        const double offset = hasLeft && hasRight ? parabolaPeakOffset(at(i - 1), at(i), at(i + 1)) : 0.0;
         SpectrumPeak p;
         p.index = i;
         p.prominence = prominence;

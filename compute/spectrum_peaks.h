@@ -4,9 +4,17 @@
 
 #include "compute/sweep.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace linescope {
+
+// Where the parabola through three equally spaced samples (ym, y0, yp) peaks, in steps from
+// the middle one, within ±0.5; 0 when they do not bend downwards.
+inline double parabolaPeakOffset(double ym, double y0, double yp) {
+    const double curvature = ym - 2 * y0 + yp;
+    return curvature < 0 ? std::clamp(0.5 * (ym - yp) / curvature, -0.5, 0.5) : 0.0;
+}
 
 struct SpectrumPeak {
     double angle = 0;       // degrees; in [0, 180) when the angle set covers 180°

@@ -92,7 +92,7 @@ int runOrientation(const ArgList& argList) {
     const OrientationField f = io::visitPixelType(image, [&]<class T>(std::type_identity<T>) {
         return estimateOrientationField<T>(io::viewOf<T>(image), p, opt);
     });
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double ms = millisecondsSince(start);
 
     std::string angles, coherence, foreground, rows = "bx,by,angle,coherence,weight,foreground\n";
     for (std::size_t b = 0; b < f.angle.size(); ++b) {

@@ -83,7 +83,7 @@ int runSkew(const ArgList& argList) {
     const SkewEstimate r = io::visitPixelType(page, [&]<class T>(std::type_identity<T>) {
         return estimateSkew<T>(io::viewOf<T>(page), p, opt);
     });
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double ms = millisecondsSince(start);
     if (deskewOut) {
         const auto fill = border == "white" ? io::RotationBorder::White : io::RotationBorder::Replicate;
         io::writeImage(*deskewOut, io::deskew(page, r.angle, fill));

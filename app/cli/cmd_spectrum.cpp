@@ -49,11 +49,8 @@ int runSpectrum(const ArgList& argList) {
         return printHelp(kEngineOptionsHelp);
     }
     args.requirePositionals({"IMAGE"});
-    const std::string opText = args.valueOr("--op", "open");
-    if (opText != "open" && opText != "close" && opText != "erode" && opText != "dilate")
-        throw UsageError("--op must be open, close, erode or dilate, got '" + opText + "'");
     SweepRequest req;
-    req.op = parseMorphOp(opText);
+    req.op = sweepOpFrom(args);
     req.angles = anglesFrom(args, "0:180:1");
     const int maxPeaks = static_cast<int>(numberFrom(args, "--peaks", 4, 1, 100));
     const double minProminence = numberFrom(args, "--min-prominence", 0.1, 0, 1);
@@ -67,7 +64,7 @@ int runSpectrum(const ArgList& argList) {
     });
     const bool minimum = req.op == MorphOp::Close || req.op == MorphOp::Dilate;
     const auto peaks = spectrumPeaks(spectrum, req.angles, minimum, maxPeaks, minProminence);
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double ms = millisecondsSince(start);
 
     std::string angles, values, peakList;
     for (int k = 0; k < req.angles.count; ++k) {
@@ -78,7 +75,7 @@ int runSpectrum(const ArgList& argList) {
         peakList += std::string(i ? ", " : "") + "{\"angle\": " + io::jsonNumber(peaks[i].angle) +
                     ", \"prominence\": " + io::jsonNumber(peaks[i].prominence) +
                     ", \"index\": " + std::to_string(peaks[i].index) + "}";
-    const std::string json = "{\"op\": " + io::jsonString(opText) + ", \"length\": " + std::to_string(req.length) +
+    const std::string json = "{\"op\": " + io::jsonString(morphOpName(req.op)) + ", \"length\": " + std::to_string(req.length) +
                              ", \"angles\": [" + angles + "], \"spectrum\": [" + values + "], \"peaks\": [" +
                              peakList + "], \"time_ms\": " + io::jsonNumber(ms) + "}\n";
     std::fputs(json.c_str(), stdout);

@@ -98,10 +98,7 @@ int runSweep(const ArgList& argList) {
     if (req.angles.count > kMaxSweepAngles)
         throw UsageError("--angles gives " + std::to_string(req.angles.count) + " angles; at most " +
                          std::to_string(kMaxSweepAngles) + " are allowed");
-    const std::string opText = args.valueOr("--op", "open");
-    if (opText != "open" && opText != "close" && opText != "erode" && opText != "dilate")
-        throw UsageError("--op must be open, close, erode or dilate, got '" + opText + "'");
-    req.op = parseMorphOp(opText);
+    req.op = sweepOpFrom(args);
     const auto outDir = args.value("--out-dir");
     if (!outDir || outDir->empty()) throw UsageError("'sweep' needs --out-dir DIR");
     const EngineOptions opt = engineOptionsFrom(args);

@@ -74,6 +74,17 @@ double numberFrom(const Args& args, const std::string& name, double fallback, do
     return x;
 }
 
+MorphOp sweepOpFrom(const Args& args, const std::string& fallback) {
+    const std::string text = args.valueOr("--op", fallback);
+    if (text != "open" && text != "close" && text != "erode" && text != "dilate")
+        throw UsageError("--op must be open, close, erode or dilate, got '" + text + "'");
+    return parseMorphOp(text);
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
 AngleSet anglesFrom(const Args& args, const std::string& fallback) {
     const std::string text = args.valueOr("--angles", fallback);
     try {

@@ -5,6 +5,7 @@
 #include "compute/backend.h"
 #include "compute/sweep.h"
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,10 @@ EngineOptions engineOptionsFrom(const Args& args);
 int lengthFrom(const Args& args, int fallback = -1);
 // A real-valued option in [min, max], or `fallback` when absent; out of range is a UsageError.
 double numberFrom(const Args& args, const std::string& name, double fallback, double min, double max);
+// --op for a sweep: open, close, erode or dilate (`fallback` when absent); else a UsageError.
+MorphOp sweepOpFrom(const Args& args, const std::string& fallback = "open");
+// Milliseconds since `start` on the steady clock: the "time_ms" of the JSON commands.
+double millisecondsSince(std::chrono::steady_clock::time_point start);
 // --angles start:stop:step (stop excluded), via AngleSet::parse; a bad text is a UsageError.
 AngleSet anglesFrom(const Args& args, const std::string& fallback);
 

@@ -4,6 +4,7 @@
 // overall. Pages run one after another so each method's time is its own.
 #include "app/io/image_io.h"
 #include "compute/skew.h"
+#include "tests/tasks/eval_common.h"
 #include "tests/tasks/pages/skew_dataset.h"
 #include "tests/tasks/pages/skew_peers.h"
 #include "tests/tasks/task_eval.h"
@@ -11,7 +12,6 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -44,26 +44,9 @@ struct Method {
 
 template <class F>
 double timedMs(F&& f) {
-    const auto t0 = std::chrono::steady_clock::now();
+    const Stopwatch watch;
     f();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::string cpuModel() {
-    std::ifstream in("/proc/cpuinfo");
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind("model name", 0) == 0) {
-            const auto colon = line.find(':');
-            return colon == std::string::npos ? line : line.substr(colon + 2);
-        }
-    return "unknown CPU";
-}
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return watch.milliseconds();
 }
 
 void printTable(const std::string& title, const std::vector<Method>& methods, const std::vector<SkewItem>& items,

@@ -2,7 +2,7 @@
 // known truth, LineScope's estimateOrientationField against the gradient structure tensor,
 // on good and degraded prints; RMSD on foreground blocks as FVC-onGoing reports it.
 #include "app/io/image_io.h"
-#include "tests/tasks/prints/eval_common.h"
+#include "tests/tasks/eval_common.h"
 #include "tests/tasks/prints/print_scoring.h"
 #include "tests/tasks/task_eval.h"
 

@@ -2,7 +2,7 @@
 // the peaks of LineScope's angular spectrum (openings over 180 angles), against the truth and
 // against the Fourier power spectrum's peaks.
 #include "app/io/image_io.h"
-#include "tests/tasks/prints/eval_common.h"
+#include "tests/tasks/eval_common.h"
 #include "tests/tasks/prints/texture_scoring.h"
 #include "tests/tasks/task_eval.h"
 

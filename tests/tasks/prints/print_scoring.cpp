@@ -2,7 +2,7 @@
 
 #include "app/io/image_io.h"
 #include "compute/orientation_field.h"
-#include "tests/tasks/prints/eval_common.h"
+#include "tests/tasks/eval_common.h"
 
 #include <stdexcept>
 

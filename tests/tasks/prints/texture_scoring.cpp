@@ -2,7 +2,7 @@
 
 #include "app/io/image_io.h"
 #include "compute/spectrum_peaks.h"
-#include "tests/tasks/prints/eval_common.h"
+#include "tests/tasks/eval_common.h"
 #include "tests/tasks/prints/orientation_metrics.h"
 
 #include <opencv2/imgproc.hpp>

@@ -1,5 +1,5 @@
-// What the `orientation` and `texture` evaluations share: their small option parser, the
-// machine line of the result tables, and a stopwatch. Main thread of linescope-task-eval.
+// What the evaluations of linescope-task-eval share: a small option parser, CSV files, the
+// machine line of the result tables, a stopwatch and the median. Main thread of linescope-task-eval.
 #pragma once
 
 #include "tests/tasks/task_eval.h"
@@ -35,6 +35,8 @@ private:
 std::ofstream openCsv(const std::filesystem::path& path, const char* header);
 std::ofstream openDataIndex(const std::string& dataDir, const char* name, const char* header);
 
+// The processor's model name from /proc/cpuinfo ("unknown CPU" elsewhere).
+std::string cpuModel();
 // "N cores, <CPU model>, engine backend <name>": the machine line under each table.
 std::string machineDescription();
 

@@ -1,4 +1,4 @@
-#include "tests/tasks/prints/eval_common.h"
+#include "tests/tasks/eval_common.h"
 
 #include "compute/backend.h"
 
@@ -56,15 +56,16 @@ std::ofstream openDataIndex(const std::string& dataDir, const char* name, const 
     return openCsv(std::filesystem::path(dataDir) / name, header);
 }
 
-std::string machineDescription() {
-    std::string model = "unknown CPU";
+std::string cpuModel() {
     std::ifstream cpuinfo("/proc/cpuinfo");
     for (std::string line; std::getline(cpuinfo, line);)
-        if (line.starts_with("model name") && line.find(':') != std::string::npos) {
-            model = line.substr(line.find_first_not_of(" \t", line.find(':') + 1));
-            break;
-        }
-    return std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " cores, " + model +
+        if (line.starts_with("model name") && line.find(':') != std::string::npos)
+            return line.substr(line.find_first_not_of(" \t", line.find(':') + 1));
+    return "unknown CPU";
+}
+
+std::string machineDescription() {
+    return std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " cores, " + cpuModel() +
            ", engine backend " + backendName(resolveBackend(Backend::Auto));
 }
 
