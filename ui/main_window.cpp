@@ -35,6 +35,7 @@
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
+#include <QScrollArea>
 #include <QStatusBar>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -184,7 +185,13 @@ void MainWindow::buildControls() {
     imageLabel_->setWordWrap(true);
     form->addRow(imageLabel_);
 
-    dock->setWidget(panel);
+    // Scrolled, so that the window fits screens shorter than the controls and docks together.
+    auto* scroll = new QScrollArea(dock);
+    scroll->setWidget(panel);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    dock->setWidget(scroll);
     addDockWidget(Qt::RightDockWidgetArea, dock);
 
     setAngle(session_->parameters().angle);

@@ -1,13 +1,22 @@
-// linescope: the desktop application. Opens the files named on the command line (the first).
+// linescope: the desktop application. `linescope [options] [image]`: launch_options.h lists
+// what the command line sets; --screenshot saves the drawn window and quits (scripts, docs,
+// the package check).
+#include "app/gui/launch_options.h"
+#include "app/gui/window_screenshot.h"
 #include "ui/main_window.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QIcon>
 #include <QSurfaceFormat>
 
+#include <cstdio>
+
 namespace {
+
+constexpr const char* kAppId = "io.github.linescope.LineScope";  // the .desktop file's and icon's name
 
 // The Samples menu's folder: $LINESCOPE_SAMPLES_DIR, <prefix>/share/linescope/samples beside
 // an installed binary, else the source tree's resources/samples.
@@ -19,9 +28,51 @@ QString samplesDir() {
     return QStringLiteral(LINESCOPE_SOURCE_SAMPLES_DIR);
 }
 
+void setApplicationNames() {
+    QCoreApplication::setOrganizationName("LineScope");
+    QCoreApplication::setApplicationName("LineScope");
+    QCoreApplication::setApplicationVersion(LINESCOPE_VERSION);
+}
+
+bool haveDisplay() {
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+int fail(int status, const QString& message) {
+    std::fprintf(stderr, "linescope: error: %s\n", qPrintable(message));
+    return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    // The command line is read before any window system is touched, so that --help, --version
+    // and mistakes answer on a machine without a display.
+    linescope::gui::LaunchOptions launch;
+    {
+        QCoreApplication probe(argc, argv);
+        setApplicationNames();
+        QCommandLineParser parser;
+        linescope::gui::addLaunchOptions(parser);
+        if (!parser.parse(probe.arguments())) return fail(2, parser.errorText() + " (see linescope --help)");
+        if (parser.isSet("help")) {
+            std::fputs(qPrintable(parser.helpText()), stdout);
+            return 0;
+        }
+        if (parser.isSet("version")) {
+            std::printf("LineScope %s\n", LINESCOPE_VERSION);
+            return 0;
+        }
+        QString error;
+        const auto options = linescope::gui::readLaunchOptions(parser, &error);
+        if (!options) return fail(2, error + " (see linescope --help)");
+        launch = *options;
+    }
+    if (!haveDisplay())
+        return fail(1, "no display (DISPLAY and WAYLAND_DISPLAY are unset): run it on a desktop, under xvfb-run, "
+                       "or use linescope-cli");
+
     // The viewport needs OpenGL 3.3 core; set it as the default before any context exists.
     QSurfaceFormat format;
     format.setVersion(3, 3);
@@ -29,21 +80,23 @@ int main(int argc, char** argv) {
     QSurfaceFormat::setDefaultFormat(format);
 
     QApplication app(argc, argv);
-    QCoreApplication::setOrganizationName("LineScope");
-    QCoreApplication::setApplicationName("LineScope");
-    QCoreApplication::setApplicationVersion(LINESCOPE_VERSION);
+    setApplicationNames();
+    QGuiApplication::setDesktopFileName(kAppId);
+    QApplication::setWindowIcon(QIcon::fromTheme(kAppId, QIcon(":/icons/io.github.linescope.LineScope.png")));
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription("Linear morphology: erosion, dilation, opening, closing and top-hat by line segments.");
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument("image", "An image to open.", "[image]");
-    parser.process(app);
-
+    const bool screenshot = !launch.screenshot.isEmpty();
     linescope::ui::MainWindow::Options options;
     options.samplesDir = samplesDir();
+    options.engine.engine.backend = launch.backend;
+    options.preferGpu = launch.backend != linescope::Backend::Cpu;
+    options.useSettings = !screenshot;  // a scripted run neither reads nor changes the user's settings
     linescope::ui::MainWindow window(options);
+    const QString notice = window.session().queue().lastBackendNotice();
+    if (!notice.isEmpty()) std::fprintf(stderr, "linescope: %s\n", qPrintable(notice));
+    linescope::gui::applyLaunchOptions(window, launch);
     window.show();
-    if (!parser.positionalArguments().isEmpty()) window.openFile(parser.positionalArguments().first());
+    if (!launch.image.isEmpty() && !window.openFile(launch.image) && screenshot)
+        return fail(1, QStringLiteral("cannot open %1: no screenshot").arg(launch.image));
+    if (screenshot) new linescope::gui::WindowScreenshot(window, launch.screenshot);
     return app.exec();
 }

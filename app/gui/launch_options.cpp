@@ -1,0 +1,184 @@
+#include "app/gui/launch_options.h"
+
+#include "compute/image.h"
+#include "ui/contour_panel.h"
+#include "ui/main_window.h"
+#include "ui/view_controls.h"
+
+#include <QCommandLineParser>
+#include <QDockWidget>
+#include <QRegularExpression>
+
+#include <array>
+#include <cmath>
+#include <utility>
+
+namespace linescope::gui {
+namespace {
+
+constexpr std::array<std::pair<const char*, ui::ViewKind>, ui::kViewKindCount> kViews{{
+    {"original", ui::ViewKind::Original},
+    {"result", ui::ViewKind::Result},
+    {"supremum", ui::ViewKind::Supremum},
+    {"infimum", ui::ViewKind::Infimum},
+    {"orientation", ui::ViewKind::Orientation},
+    {"strength", ui::ViewKind::Strength},
+}};
+constexpr std::array<std::pair<const char*, ui::CompareMode>, 3> kCompareModes{{
+    {"single", ui::CompareMode::Single},
+    {"side-by-side", ui::CompareMode::SideBySide},
+    {"split", ui::CompareMode::Split},
+}};
+
+template <class Table>
+auto lookup(const Table& table, const QString& name, const char* what, QString* error)
+    -> std::optional<typename Table::value_type::second_type> {
+    QStringList names;
+    for (const auto& [key, value] : table) {
+        if (name == QLatin1String(key)) return value;
+        names << QLatin1String(key);
+    }
+    *error = QStringLiteral("unknown %1 \"%2\" (one of %3)").arg(QLatin1String(what), name, names.join(", "));
+    return std::nullopt;
+}
+
+// A finite number in [lo, hi] from option `name`, or an error naming it.
+std::optional<double> numberIn(const QString& text, const char* name, double lo, double hi, QString* error) {
+    bool ok = false;
+    const double v = text.toDouble(&ok);
+    if (!ok || !std::isfinite(v) || v < lo || v > hi) {
+        *error = QStringLiteral("--%1 needs a number from %2 to %3, not \"%4\"")
+                     .arg(QLatin1String(name)).arg(lo).arg(hi).arg(text);
+        return std::nullopt;
+    }
+    return v;
+}
+
+std::optional<int> integerIn(const QString& text, const char* name, int lo, int hi, QString* error) {
+    bool ok = false;
+    const int v = text.toInt(&ok);
+    if (!ok || v < lo || v > hi) {
+        *error = QStringLiteral("--%1 needs a whole number from %2 to %3, not \"%4\"")
+                     .arg(QLatin1String(name)).arg(lo).arg(hi).arg(text);
+        return std::nullopt;
+    }
+    return v;
+}
+
+// "N" (N angles over 180°) or "start:stop:step", as linescope-cli sweep --angles.
+std::optional<AngleSet> angleSetFrom(const QString& text, QString* error) {
+    bool isCount = false;
+    const int count = text.toInt(&isCount);
+    try {
+        if (isCount) {
+            if (count < 1 || count > kMaxSweepAngles) throw Error("the angle count must be 1…" + std::to_string(kMaxSweepAngles));
+            return AngleSet{0, 180.0 / count, count};
+        }
+        return AngleSet::parse(text.toStdString());
+    } catch (const std::exception& e) {
+        *error = QStringLiteral("--angles \"%1\": %2").arg(text, QString::fromStdString(e.what()));
+        return std::nullopt;
+    }
+}
+
+}  // namespace
+
+void addLaunchOptions(QCommandLineParser& parser) {
+    parser.setApplicationDescription(
+        "LineScope: linear morphology live. Openings, closings, erosions, dilations and top-hats by a line\n"
+        "segment of any angle and length; the supremum of openings over all angles, orientation maps,\n"
+        "angular spectra, skew and contours.");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument("image", "An image to open (PNG, TIFF, PGM/PPM, PFM, JPEG, BMP).", "[image]");
+    parser.addOptions({
+        {"op", "The operator: open, close, erode, dilate or tophat.", "op"},
+        {"angle", "The segment's angle in degrees, counter-clockwise from East (0…180).", "degrees"},
+        {"length", "The segment's length λ in pixels (1…501).", "pixels"},
+        {"view", "The view: original, result, supremum, infimum, orientation or strength.", "view"},
+        {"compare", "How the view is shown: single, side-by-side or split (with the original).", "mode"},
+        {"angles", "The sweep's angles: N (N angles over 180°) or start:stop:step, stop excluded.", "set"},
+        {"blend", "Draw the orientation map over the image, this opaque (0…1).", "amount"},
+        {"needles", "Draw orientation needles every N pixels (0: none).", "N"},
+        {"threshold", "Trace and show the contours of the image thresholded at this value.", "value"},
+        {"backend", "The engine: auto (CUDA when an NVIDIA GPU can run it, else the CPU), cpu or cuda.", "backend"},
+        {"window-size", "The window's size in pixels, e.g. 1600x1000.", "WxH"},
+        {"screenshot", "Once every view is computed and drawn, save the window as a PNG image and quit "
+                       "(exit status 0 when saved, 1 otherwise).", "file"},
+    });
+}
+
+std::optional<LaunchOptions> readLaunchOptions(const QCommandLineParser& parser, QString* error) {
+    LaunchOptions o;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1) {
+        *error = QStringLiteral("one image at a time (got %1)").arg(positional.size());
+        return std::nullopt;
+    }
+    if (!positional.isEmpty()) o.image = positional.first();
+    if (parser.isSet("op")) {
+        try {
+            o.op = parseMorphOp(parser.value("op").toStdString());
+        } catch (const std::exception& e) {
+            *error = QStringLiteral("--op: %1").arg(QString::fromStdString(e.what()));
+            return std::nullopt;
+        }
+    }
+    if (parser.isSet("angle") && !(o.angle = numberIn(parser.value("angle"), "angle", 0, 180, error))) return std::nullopt;
+    if (parser.isSet("length") &&
+        !(o.length = integerIn(parser.value("length"), "length", 1, ui::MainWindow::kMaxLength, error)))
+        return std::nullopt;
+    if (parser.isSet("view") && !(o.view = lookup(kViews, parser.value("view"), "view", error))) return std::nullopt;
+    if (parser.isSet("compare") && !(o.compare = lookup(kCompareModes, parser.value("compare"), "compare mode", error)))
+        return std::nullopt;
+    if (parser.isSet("angles") && !(o.angles = angleSetFrom(parser.value("angles"), error))) return std::nullopt;
+    if (parser.isSet("blend") && !(o.blend = numberIn(parser.value("blend"), "blend", 0, 1, error))) return std::nullopt;
+    if (parser.isSet("needles") && !(o.needles = integerIn(parser.value("needles"), "needles", 0, 256, error)))
+        return std::nullopt;
+    if (parser.isSet("threshold") &&
+        !(o.threshold = numberIn(parser.value("threshold"), "threshold", -1e30, 1e30, error)))
+        return std::nullopt;
+    if (parser.isSet("backend")) {
+        try {
+            o.backend = parseBackend(parser.value("backend").toStdString());
+        } catch (const std::exception& e) {
+            *error = QStringLiteral("--backend: %1").arg(QString::fromStdString(e.what()));
+            return std::nullopt;
+        }
+    }
+    if (parser.isSet("window-size")) {
+        const auto m = QRegularExpression("^(\\d{3,5})x(\\d{3,5})$").match(parser.value("window-size"));
+        if (!m.hasMatch()) {
+            *error = QStringLiteral("--window-size needs WIDTHxHEIGHT such as 1600x1000, not \"%1\"")
+                         .arg(parser.value("window-size"));
+            return std::nullopt;
+        }
+        o.windowSize = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+    }
+    o.screenshot = parser.value("screenshot");
+    if (parser.isSet("screenshot") && o.image.isEmpty()) {
+        *error = QStringLiteral("--screenshot needs an image to open");
+        return std::nullopt;
+    }
+    return o;
+}
+
+void applyLaunchOptions(ui::MainWindow& window, const LaunchOptions& o) {
+    if (o.op) window.setOperator(*o.op);
+    if (o.angle) window.setAngle(*o.angle);
+    if (o.length) window.setLength(*o.length);
+    ui::ViewControls& controls = *window.viewControls();
+    if (o.angles) controls.setAngleSet(*o.angles);
+    if (o.view) controls.setView(*o.view);
+    if (o.compare) controls.setCompareMode(*o.compare);
+    if (o.blend) controls.setBlend(*o.blend > 0, *o.blend);
+    if (o.needles) controls.setNeedleStep(*o.needles);
+    if (o.threshold) {
+        window.contourPanel()->setThreshold(*o.threshold);
+        window.contourPanel()->setContoursVisible(true);
+        window.contourDock()->show();
+    }
+    if (o.windowSize) window.resize(*o.windowSize);
+}
+
+}  // namespace linescope::gui

@@ -1,0 +1,50 @@
+// What the desktop application's command line can set before the window shows: the image,
+// the operator, angle and λ, the view and its compare mode, the sweep's angle set, the
+// orientation map's blend and needles, the backend, the window size, and a screenshot to
+// write once everything is drawn (for scripts, the documentation and the package check).
+//
+// Thread: UI thread (parsing needs the QCoreApplication).
+#pragma once
+
+#include "compute/backend.h"
+#include "compute/line_morph.h"
+#include "compute/sweep.h"
+#include "ui/viewport_widget.h"
+
+#include <QSize>
+#include <QString>
+
+#include <optional>
+
+class QCommandLineParser;
+
+namespace linescope::ui {
+class MainWindow;
+}
+
+namespace linescope::gui {
+
+struct LaunchOptions {
+    QString image;                          // "" : none
+    std::optional<MorphOp> op;
+    std::optional<double> angle;            // degrees, 0…180
+    std::optional<int> length;              // λ, 1…MainWindow::kMaxLength
+    std::optional<ui::ViewKind> view;
+    std::optional<ui::CompareMode> compare;
+    std::optional<AngleSet> angles;         // the sweep's
+    std::optional<double> blend;            // orientation over the image, 0…1
+    std::optional<int> needles;             // orientation needles every N pixels, 0: none
+    std::optional<double> threshold;        // contours of the image thresholded here, shown
+    Backend backend = Backend::Auto;
+    std::optional<QSize> windowSize;
+    QString screenshot;                     // "" : run interactively
+};
+
+// Declares the options on `parser` (with --help and --version).
+void addLaunchOptions(QCommandLineParser& parser);
+// Reads them after parser.process(); nullopt with `error` set (one line) on a bad value.
+std::optional<LaunchOptions> readLaunchOptions(const QCommandLineParser& parser, QString* error);
+// Moves the window's controls to the options' values (the image is opened separately).
+void applyLaunchOptions(ui::MainWindow& window, const LaunchOptions& options);
+
+}  // namespace linescope::gui

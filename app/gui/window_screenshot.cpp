@@ -1,0 +1,69 @@
+#include "app/gui/window_screenshot.h"
+
+#include "ui/main_window.h"
+#include "ui/view_controls.h"
+#include "ui/viewport_widget.h"
+
+#include <QCoreApplication>
+#include <QPixmap>
+
+#include <cstdio>
+
+namespace linescope::gui {
+
+namespace {
+constexpr int kPollMs = 150;
+// The docks and the overlay update on the snapshot after the one that ends the work, so the
+// engine must stay idle for a few polls before the window is taken.
+constexpr int kQuietPollsNeeded = 4;
+}  // namespace
+
+WindowScreenshot::WindowScreenshot(ui::MainWindow& window, QString path, int timeoutMs)
+    : QObject(&window), window_(window), path_(std::move(path)), timeoutMs_(timeoutMs) {
+    clock_.start();
+    connect(&timer_, &QTimer::timeout, this, &WindowScreenshot::poll);
+    timer_.start(kPollMs);
+}
+
+bool WindowScreenshot::settled() const {
+    auto& session = window_.session();
+    if (!session.image() || session.queue().busy()) return false;
+    // The shown view's newest snapshot must be the one the viewport has drawn (the GPU path
+    // draws from its own buffers and has no snapshot to wait for).
+    const ui::ViewportWidget& viewport = *window_.viewport();
+    if (viewport.gpuPath()) return true;
+    switch (window_.viewControls()->view()) {
+    case ui::ViewKind::Original: return true;
+    case ui::ViewKind::Result: {
+        const auto result = session.latest(session::RequestKind::Result);
+        return result && viewport.shownResultId() == result->id;
+    }
+    default: {
+        const auto sweep = session.latest(session::RequestKind::Sweep);
+        return sweep && viewport.shownSweepId() == sweep->id;
+    }
+    }
+}
+
+void WindowScreenshot::poll() {
+    quietPolls_ = settled() ? quietPolls_ + 1 : 0;
+    if (quietPolls_ >= kQuietPollsNeeded) {
+        const QPixmap shot = window_.grab();
+        if (shot.isNull() || !shot.save(path_, "PNG"))
+            finish(1, QStringLiteral("could not write the screenshot %1").arg(path_));
+        else
+            finish(0, QStringLiteral("screenshot %1 (%2x%3)").arg(path_).arg(shot.width()).arg(shot.height()));
+    } else if (clock_.elapsed() > timeoutMs_) {
+        finish(1, QStringLiteral("the views were not all computed within %1 s: no screenshot").arg(timeoutMs_ / 1000));
+    }
+}
+
+void WindowScreenshot::finish(int exitCode, const QString& message) {
+    timer_.stop();
+    std::fprintf(exitCode == 0 ? stdout : stderr, "%s%s\n", exitCode == 0 ? "" : "linescope: error: ",
+                 qPrintable(message));
+    std::fflush(nullptr);
+    QCoreApplication::exit(exitCode);
+}
+
+}  // namespace linescope::gui

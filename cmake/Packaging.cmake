@@ -1,0 +1,81 @@
+# What `cmake --install` puts under the prefix beyond the executables and samples (app/), and
+# the Debian package CPack makes of it:
+#   cpack --config build/CPackConfig.cmake -G DEB -B build/package
+# gives build/package/linescope_<version>_<arch>.deb. Its dependencies are read off the
+# binaries by dpkg-shlibdeps (Qt 6, OpenCV, OpenGL, as Debian names their libraries) plus the
+# run-time pieces no binary links: Qt's X11/Wayland platform plugins and Mesa's drivers.
+# A package built where nvcc was found carries the CUDA backend with the CUDA runtime linked
+# statically: it loads the NVIDIA driver's libcuda at run time when there is one and runs on
+# the CPU, saying so, when there is none.
+
+set(LINESCOPE_APP_ID io.github.linescope.LineScope)
+set(_linux ${PROJECT_SOURCE_DIR}/packaging/linux)
+set(_icons ${PROJECT_SOURCE_DIR}/resources/icons)
+
+# Desktop integration: launcher, AppStream metadata, icons, the image types it opens.
+install(FILES ${_linux}/${LINESCOPE_APP_ID}.desktop DESTINATION share/applications)
+install(FILES ${_linux}/${LINESCOPE_APP_ID}.metainfo.xml DESTINATION share/metainfo)
+if(EXISTS ${_linux}/${LINESCOPE_APP_ID}-mime.xml)
+  install(FILES ${_linux}/${LINESCOPE_APP_ID}-mime.xml DESTINATION share/mime/packages RENAME ${LINESCOPE_APP_ID}.xml)
+endif()
+foreach(size 16 22 24 32 48 64 128 256 512)
+  install(FILES ${_icons}/hicolor/${size}x${size}/apps/${LINESCOPE_APP_ID}.png
+          DESTINATION share/icons/hicolor/${size}x${size}/apps)
+endforeach()
+install(FILES ${_icons}/linescope.svg DESTINATION share/icons/hicolor/scalable/apps RENAME ${LINESCOPE_APP_ID}.svg)
+
+# Man pages, compressed as Debian's policy wants them (-n: no timestamp, reproducible).
+find_program(LINESCOPE_GZIP gzip REQUIRED)
+set(_man_gz)
+foreach(page linescope.1 linescope-cli.1)
+  set(_src ${PROJECT_SOURCE_DIR}/docs/man/${page})
+  set(_gz ${CMAKE_BINARY_DIR}/man/${page}.gz)
+  add_custom_command(OUTPUT ${_gz}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/man
+    COMMAND ${LINESCOPE_GZIP} -9n -c ${_src} > ${_gz}
+    DEPENDS ${_src} VERBATIM)
+  list(APPEND _man_gz ${_gz})
+endforeach()
+add_custom_target(linescope_man_pages ALL DEPENDS ${_man_gz})
+install(FILES ${_man_gz} DESTINATION share/man/man1)
+
+# The user guide, the CLI reference and the definitions, with their screenshots.
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright DESTINATION share/doc/linescope)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION share/doc/linescope
+        FILES_MATCHING PATTERN "*.md" PATTERN "*.png" PATTERN "man" EXCLUDE)
+
+# --- CPack: the .deb
+set(CPACK_PACKAGE_NAME linescope)
+set(CPACK_PACKAGE_VENDOR "The LineScope developers")
+set(CPACK_PACKAGE_CONTACT "The LineScope developers <maintainers@linescope.example.org>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "explore linear morphology live: openings and orientations by line segments")
+set(CPACK_PACKAGE_INSTALL_DIRECTORY linescope)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_GENERATOR DEB)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # linescope_<version>_<arch>.deb
+set(CPACK_DEBIAN_PACKAGE_SECTION graphics)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Loaded at run time, so dpkg-shlibdeps cannot see them: Qt's platform plugins (xcb, wayland)
+# and an OpenGL driver (Mesa's; NVIDIA's driver brings its own).
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, libgl1, libegl1")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgl1-mesa-dri, qt6-wayland")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "nvidia-driver")
+if(LINESCOPE_HAVE_CUDA)
+  set(_backends "the CUDA backend on NVIDIA GPUs (compute capability 7.5 and later, chosen at\n run time when the NVIDIA driver is present) and a multi-threaded SIMD CPU backend")
+else()
+  set(_backends "a multi-threaded SIMD CPU backend (this build has no CUDA backend)")
+endif()
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}
+ LineScope computes erosions, dilations, openings, closings and top-hats by a
+ digital line segment of any angle and length while you drag the sliders, and
+ shows the supremum of openings over all angles, colour-coded orientation maps,
+ angular spectra, the skew of scanned pages and music sheets, and contours
+ traced from the results.
+ .
+ It has ${_backends}.
+ .
+ The package holds the desktop application (linescope), the command line
+ (linescope-cli) with man pages, sample images and the user guide.")
+include(CPack)

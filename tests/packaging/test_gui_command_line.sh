@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# linescope's command line as scripts and the package check use it (see app/gui/launch_options.h).
+#   test_gui_command_line.sh LINESCOPE CHECKER SAMPLES_DIR OUTDIR
+set -uo pipefail
+app=$1 checker=$2 samples=$3 out=$4
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+mkdir -p "$out"
+failures=0 passes=0
+pass() { echo "PASS: $*"; passes=$((passes + 1)); }
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# expect STATUS PATTERN DESCRIPTION -- COMMAND...: the exit status and a line of its output
+expect() {
+  local want=$1 pattern=$2 what=$3
+  shift 4
+  local output status=0
+  output=$("$@" 2>&1) || status=$?
+  if ((status == want)) && grep -qE -- "$pattern" <<<"$output"; then
+    pass "$what"
+  else
+    fail "$what: exit $status (want $want), output: $(head -c 400 <<<"$output")"
+  fi
+}
+nodisplay=(env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM)
+
+expect 0 "--screenshot" "--help answers without a display" -- "${nodisplay[@]}" "$app" --help
+expect 0 "^LineScope [0-9]" "--version answers without a display" -- "${nodisplay[@]}" "$app" --version
+expect 1 "no display" "without a display it refuses to start, saying why" -- \
+  "${nodisplay[@]}" "$app" "$samples/fingerprint.png"
+expect 2 "--angle needs a number from 0 to 180" "an angle out of range is a usage mistake" -- \
+  "${nodisplay[@]}" "$app" --angle 200
+expect 2 "unknown view \"sideways\"" "an unknown view is named" -- "${nodisplay[@]}" "$app" --view sideways
+expect 2 "--angles \"0:180:0\"" "a bad angle set is named" -- "${nodisplay[@]}" "$app" --angles 0:180:0
+expect 2 "Unknown option" "an unknown option is a usage mistake" -- "${nodisplay[@]}" "$app" --frobnicate
+expect 2 "one image at a time" "two images are a usage mistake" -- "${nodisplay[@]}" "$app" a.png b.png
+
+run_gui() { "$here/../ui/run_with_display.sh" "$app" --backend cpu "$@"; }
+expect 1 "cannot open .*missing.png" "a missing image with --screenshot exits 1" -- \
+  run_gui --screenshot "$out/none.png" "$out/missing.png"
+rm -f "$out/orientation.png"
+expect 0 "screenshot .*orientation.png \(1600x1000\)" "--screenshot saves the drawn window" -- \
+  run_gui --view orientation --length 15 --angles 36 --blend 0.7 --needles 16 --window-size 1600x1000 \
+  --screenshot "$out/orientation.png" "$samples/fingerprint.png"
+expect 0 "strongly coloured" "the screenshot shows the orientation colours" -- \
+  "$checker" "$out/orientation.png" --size 1600x1000 --min-orientation-colour 0.05
+# The same window on the original view has no orientation colours: the checker can fail.
+expect 0 "screenshot" "--view original draws the image alone" -- \
+  run_gui --view original --window-size 1600x1000 --screenshot "$out/original.png" "$samples/fingerprint.png"
+expect 1 "FAIL: the orientation view" "the original view is not taken for the orientation view" -- \
+  "$checker" "$out/original.png" --size 1600x1000 --min-orientation-colour 0.05
+
+echo "$passes passed, $failures failed"
+((failures == 0))
