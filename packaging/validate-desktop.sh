@@ -58,7 +58,7 @@ failures=0
 fail() {  # fail FILE MESSAGE...
   local file=$1
   shift
-  [[ -v source_of[$file] ]] && file=${source_of[$file]}
+  if [[ -v source_of[$file] ]]; then file=${source_of[$file]}; fi
   echo "FAIL $file: $*"
   failures=$((failures + 1))
 }
