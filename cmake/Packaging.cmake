@@ -41,8 +41,10 @@ install(FILES ${_man_gz} DESTINATION share/man/man1)
 
 # The user guide, the CLI reference and the definitions, with their screenshots.
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright DESTINATION share/doc/linescope)
+# (Not the GPU machine's screenshots, which only the README shows, nor the tools.)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION share/doc/linescope
-        FILES_MATCHING PATTERN "*.md" PATTERN "*.png" PATTERN "man" EXCLUDE)
+        FILES_MATCHING PATTERN "*.md" PATTERN "*.png"
+        PATTERN "man" EXCLUDE PATTERN "tools" EXCLUDE PATTERN "images" EXCLUDE PATTERN "gpu-*" EXCLUDE)
 
 # --- CPack: the .deb
 set(CPACK_PACKAGE_NAME linescope)

@@ -16,6 +16,9 @@ packages=(
   libimgui-dev                                   # Dear ImGui overlay (render/)
   libgl-dev libegl-dev                           # OpenGL and EGL headers and loaders (render/)
   xvfb xauth libgl1-mesa-dri                     # xvfb-run + Mesa OpenGL: GUI tests without a display
+  dpkg-dev                                       # dpkg-shlibdeps: the .deb's dependencies (cpack)
+  desktop-file-utils appstream libxml2-utils shared-mime-info  # validators of the desktop files (label packaging)
+  groff-base                                     # renders the man pages (label docs)
 )
 
 if [ "${1:-}" = "--list" ]; then

@@ -101,6 +101,7 @@ void addLaunchOptions(QCommandLineParser& parser) {
         {"blend", "Draw the orientation map over the image, this opaque (0…1).", "amount"},
         {"needles", "Draw orientation needles every N pixels (0: none).", "N"},
         {"threshold", "Trace and show the contours of the image thresholded at this value.", "value"},
+        {"no-contours", "Neither trace nor draw contours."},
         {"backend", "The engine: auto (CUDA when an NVIDIA GPU can run it, else the CPU), cpu or cuda.", "backend"},
         {"window-size", "The window's size in pixels, e.g. 1600x1000.", "WxH"},
         {"screenshot", "Once every view is computed and drawn, save the window as a PNG image and quit "
@@ -138,6 +139,11 @@ std::optional<LaunchOptions> readLaunchOptions(const QCommandLineParser& parser,
     if (parser.isSet("threshold") &&
         !(o.threshold = numberIn(parser.value("threshold"), "threshold", -1e30, 1e30, error)))
         return std::nullopt;
+    o.noContours = parser.isSet("no-contours");
+    if (o.noContours && o.threshold) {
+        *error = QStringLiteral("--threshold shows contours and --no-contours hides them: give one");
+        return std::nullopt;
+    }
     if (parser.isSet("backend")) {
         try {
             o.backend = parseBackend(parser.value("backend").toStdString());
@@ -178,6 +184,7 @@ void applyLaunchOptions(ui::MainWindow& window, const LaunchOptions& o) {
         window.contourPanel()->setContoursVisible(true);
         window.contourDock()->show();
     }
+    if (o.noContours) window.contourPanel()->setContoursVisible(false);
     if (o.windowSize) window.resize(*o.windowSize);
 }
 

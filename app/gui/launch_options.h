@@ -35,6 +35,7 @@ struct LaunchOptions {
     std::optional<double> blend;            // orientation over the image, 0…1
     std::optional<int> needles;             // orientation needles every N pixels, 0: none
     std::optional<double> threshold;        // contours of the image thresholded here, shown
+    bool noContours = false;                // neither traced nor drawn
     Backend backend = Backend::Auto;
     std::optional<QSize> windowSize;
     QString screenshot;                     // "" : run interactively

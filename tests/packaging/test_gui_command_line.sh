@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # linescope's command line as scripts and the package check use it (see app/gui/launch_options.h).
-#   test_gui_command_line.sh LINESCOPE CHECKER SAMPLES_DIR OUTDIR
+#   test_gui_command_line.sh LINESCOPE CHECKER SAMPLES_DIR OUTDIR MAN_PAGE
 set -uo pipefail
-app=$1 checker=$2 samples=$3 out=$4
+app=$1 checker=$2 samples=$3 out=$4 man_page=$5
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 mkdir -p "$out"
 failures=0 passes=0
@@ -32,6 +32,15 @@ expect 2 "unknown view \"sideways\"" "an unknown view is named" -- "${nodisplay[
 expect 2 "--angles \"0:180:0\"" "a bad angle set is named" -- "${nodisplay[@]}" "$app" --angles 0:180:0
 expect 2 "Unknown option" "an unknown option is a usage mistake" -- "${nodisplay[@]}" "$app" --frobnicate
 expect 2 "one image at a time" "two images are a usage mistake" -- "${nodisplay[@]}" "$app" a.png b.png
+
+# The manual page names every option --help lists (roff's \- and \fB..\fR taken out).
+options=$("${nodisplay[@]}" "$app" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u)
+man_text=$(sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' "$man_page")
+[ -n "$options" ] || fail "no options in --help"
+for option in $options; do
+  grep -qE -- "(^|[^a-z-])$option([^a-z-]|$)" <<<"$man_text" || fail "$option is not in $man_page"
+done
+pass "the manual page names all $(wc -w <<<"$options") options of --help"
 
 run_gui() { "$here/../ui/run_with_display.sh" "$app" --backend cpu "$@"; }
 expect 1 "cannot open .*missing.png" "a missing image with --screenshot exits 1" -- \

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Makes the user guide's screenshots (docs/screenshots/guide/) with the desktop application's
+# --screenshot mode, one window per view and per task, on the bundled samples, CPU backend.
+# Under xvfb-run when there is no display (Mesa's llvmpipe draws the OpenGL viewport).
+#
+#   docs/tools/make-screenshots.sh [LINESCOPE] [OUTDIR]
+#     LINESCOPE  the application (default build/app/linescope)
+#     OUTDIR     default docs/screenshots/guide
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+app=$(realpath "${1:-build/app/linescope}")
+out=${2:-docs/screenshots/guide}
+samples=resources/samples
+mkdir -p "$out"
+
+shoot() {  # shoot NAME IMAGE [options...]
+  local name=$1 image=$2
+  shift 2
+  tests/ui/run_with_display.sh "$app" --backend cpu --window-size 1440x900 "$@" \
+    --screenshot "$out/$name.png" "$samples/$image"
+}
+
+# The views (docs/user-guide.md, "The views").
+shoot view-original      fingerprint.png      --view original --threshold 128
+shoot view-result        oriented_texture.png --view result --compare side-by-side --op open --angle 30 --length 31 \
+  --no-contours
+shoot view-supremum      oriented_texture.png --view supremum --compare split --op open --length 31 --angles 90 \
+  --no-contours
+shoot view-infimum       music_sheet.png      --view infimum --op close --length 25 --angles 90 --no-contours
+shoot view-orientation   fingerprint.png      --view orientation --length 15 --angles 60 --no-contours
+shoot view-strength      oriented_texture.png --view strength --op open --length 31 --angles 90 --no-contours
+# The three tasks (docs/user-guide.md, "Tasks").
+shoot task-fingerprint   task_fingerprint_whorl.png --view orientation --length 15 --angles 36 \
+  --blend 0.6 --needles 16 --no-contours
+shoot task-skew          task_score_skew_2.567.png  --view result --op close --angle 2.6 --length 151 \
+  --angles -10:10.25:0.25 --no-contours
+shoot task-texture       task_texture_78.6_128.5.png --view orientation --op open --length 76 --angles 180 \
+  --no-contours
+echo "screenshots in $out"
