@@ -65,19 +65,27 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, libgl1, libegl1")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgl1-mesa-dri, qt6-wayland")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "nvidia-driver")
 if(LINESCOPE_HAVE_CUDA)
-  set(_backends "the CUDA backend on NVIDIA GPUs (compute capability 7.5 and later, chosen at\n run time when the NVIDIA driver is present) and a multi-threaded SIMD CPU backend")
+  # "75-real;90-virtual" -> "7.5, 9.0": the GPU generations this build's kernels run on.
+  set(_ccs)
+  foreach(arch ${CMAKE_CUDA_ARCHITECTURES})
+    string(REGEX REPLACE "^([0-9]+)([0-9])(-.*)?$" "\\1.\\2" cc "${arch}")
+    list(APPEND _ccs ${cc})
+  endforeach()
+  list(REMOVE_DUPLICATES _ccs)
+  list(JOIN _ccs ", " _ccs)
+  set(_backends "a CUDA backend for NVIDIA GPUs (compute capability ${_ccs}),\nused when the NVIDIA driver is present, and a multi-threaded SIMD CPU backend,\nused otherwise")
 else()
   set(_backends "a multi-threaded SIMD CPU backend (this build has no CUDA backend)")
 endif()
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}
- LineScope computes erosions, dilations, openings, closings and top-hats by a
- digital line segment of any angle and length while you drag the sliders, and
- shows the supremum of openings over all angles, colour-coded orientation maps,
- angular spectra, the skew of scanned pages and music sheets, and contours
- traced from the results.
- .
- It has ${_backends}.
- .
- The package holds the desktop application (linescope), the command line
- (linescope-cli) with man pages, sample images and the user guide.")
+# CPack puts the summary first and indents each line; an empty line becomes " .".
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "LineScope computes erosions, dilations, openings, closings and top-hats by a
+digital line segment of any angle and length while you drag the sliders, and
+shows the supremum of openings over all angles, colour-coded orientation maps,
+angular spectra, the skew of scanned pages and music sheets, and contours
+traced from the results.
+
+It has ${_backends}.
+
+The package holds the desktop application (linescope), the command line
+(linescope-cli) with man pages, sample images and the user guide.")
 include(CPack)

@@ -51,7 +51,7 @@ bool backendAvailable(Backend b, std::string* why) {
 #if LINESCOPE_HAVE_CUDA
         return cuda::deviceUsable(why);
 #else
-        if (why) *why = "this build of LineScope has no CUDA backend (it was built without a CUDA compiler)";
+        if (why) *why = "this build of LineScope has no CUDA backend: it was built without a CUDA compiler";
         return false;
 #endif
     }

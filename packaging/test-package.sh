@@ -114,7 +114,9 @@ in_root sh -c 'ls /usr/lib/*/libcuda.so* 2>/dev/null' && echo "  (this root has 
 mkdir -p "$out"
 samples=/usr/share/linescope/samples
 step "linescope-cli on the samples"
-in_root linescope-cli --version
+in_root linescope-cli --version | tee "$out/version.txt"
+grep -q "^backend auto: cpu; cuda is unavailable: " "$out/version.txt" ||
+  die "linescope-cli --version should say that --backend auto uses the CPU here (no NVIDIA driver)"
 in_root linescope-cli skew --backend auto $samples/music_sheet.png >"$out/skew.json" 2>"$out/skew.stderr" ||
   { cat "$out/skew.stderr"; die "linescope-cli skew"; }
 cat "$out/skew.json" "$out/skew.stderr"

@@ -6,6 +6,7 @@
 #include "app/cli/common.h"
 #include "app/io/image_io.h"
 
+#include "compute/backend.h"
 #include "compute/image.h"
 
 #include <opencv2/core.hpp>
@@ -70,6 +71,12 @@ int dispatch(const std::vector<std::string>& all) {
     if (cmd == "--help" || cmd == "-h" || cmd == "help") return printHelp(kHelp);
     if (cmd == "--version") {
         std::printf("linescope-cli %s (OpenCV %s)\n", LINESCOPE_VERSION, CV_VERSION);
+        // Which engine --backend auto picks here, and why: "is my GPU used?" in one command.
+        std::string why;
+        if (backendAvailable(Backend::Cuda, &why))
+            std::printf("backend auto: cuda, %s\n", cudaDeviceDescription().c_str());
+        else
+            std::printf("backend auto: cpu; cuda is unavailable: %s\n", why.c_str());
         return 0;
     }
     if (cmd == "open" || cmd == "close" || cmd == "erode" || cmd == "dilate" || cmd == "tophat")

@@ -2,6 +2,7 @@
 // what the command line sets; --screenshot saves the drawn window and quits (scripts, docs,
 // the package check).
 #include "app/gui/launch_options.h"
+#include "app/gui/opengl_check.h"
 #include "app/gui/window_screenshot.h"
 #include "ui/main_window.h"
 
@@ -10,6 +11,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
+#include <QMessageBox>
 #include <QSurfaceFormat>
 
 #include <cstdio>
@@ -83,6 +85,13 @@ int main(int argc, char** argv) {
     setApplicationNames();
     QGuiApplication::setDesktopFileName(kAppId);
     QApplication::setWindowIcon(QIcon::fromTheme(kAppId, QIcon(":/icons/io.github.linescope.LineScope.png")));
+    if (const QString problem = linescope::gui::openGlProblem(); !problem.isEmpty()) {
+        const QString text = QStringLiteral("LineScope's viewport needs OpenGL 3.3, but %1. Install your graphics "
+                                            "driver, or Mesa's (libgl1-mesa-dri), or use linescope-cli.")
+                                 .arg(problem);
+        if (launch.screenshot.isEmpty()) QMessageBox::critical(nullptr, QStringLiteral("LineScope"), text);
+        return fail(1, text);
+    }
 
     const bool screenshot = !launch.screenshot.isEmpty();
     linescope::ui::MainWindow::Options options;

@@ -2,6 +2,8 @@
 
 #include "compute/image.h"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -68,7 +70,14 @@ const Probe& probeOnce() {
         int count = 0;
         const cudaError_t status = cudaGetDeviceCount(&count);
         if (status != cudaSuccess) {
-            p.why = std::string("no usable CUDA driver or device (") + cudaGetErrorString(status) + ")";
+            // The static CUDA runtime reports a missing driver as "insufficient"; name the
+            // usual cause, a machine without the NVIDIA driver, plainly.
+            if (void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL))
+                dlclose(driver);
+            else
+                p.why = "no NVIDIA driver (libcuda.so.1 is not installed)";
+            if (p.why.empty())
+                p.why = std::string("no usable CUDA driver or device (") + cudaGetErrorString(status) + ")";
             (void)cudaGetLastError();
             return p;
         }
