@@ -3,7 +3,8 @@
 # (the README's):
 #   1. installs the build dependencies (packaging/install-deps.sh: apt, skipped when present),
 #   2. configures the "release" CMake preset and builds the command line into build/,
-#   3. runs the command-line demo on resources/samples/ (there is no GUI yet):
+#   3. runs the command-line demo on resources/samples/, then opens the desktop application
+#      on the fingerprint when there is a display:
 #        - a sweep of openings over 90 angles on the fingerprint: supremum, orientation map,
 #          angular spectrum;
 #        - the skew of the music sheet (printed; made with a known +1.5°) and the deskewed page;

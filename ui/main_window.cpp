@@ -369,7 +369,7 @@ void MainWindow::addRecent(const QString& path) {
 void MainWindow::openDialog() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open image"), currentFile_.isEmpty() ? QString() : QFileInfo(currentFile_).absolutePath(),
-        tr("Images (*.png *.tif *.tiff *.jpg *.jpeg *.bmp *.pgm *.pnm *.exr);;All files (*)"));
+        tr("Images (*.png *.tif *.tiff *.jpg *.jpeg *.bmp *.pgm *.ppm *.pbm *.pnm *.pfm *.exr *.webp *.jp2);;All files (*)"));
     if (!path.isEmpty()) openFile(path);
 }
 

@@ -90,7 +90,7 @@ void addLaunchOptions(QCommandLineParser& parser) {
         "angular spectra, skew and contours.");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument("image", "An image to open (PNG, TIFF, PGM/PPM, PFM, JPEG, BMP).", "[image]");
+    parser.addPositionalArgument("image", "An image to open (PNG, TIFF, JPEG, BMP, PGM/PPM/PBM/PNM, PFM, EXR, WebP, JPEG 2000).", "[image]");
     parser.addOptions({
         {"op", "The operator: open, close, erode, dilate or tophat.", "op"},
         {"angle", "The segment's angle in degrees, counter-clockwise from East (0…180).", "degrees"},
