@@ -38,6 +38,14 @@ foreach(page linescope.1 linescope-cli.1)
 endforeach()
 add_custom_target(linescope_man_pages ALL DEPENDS ${_man_gz})
 install(FILES ${_man_gz} DESTINATION share/man/man1)
+# Debian's changelog of a native package, compressed the same way.
+set(_changelog_gz ${CMAKE_BINARY_DIR}/doc/changelog.gz)
+add_custom_command(OUTPUT ${_changelog_gz}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/doc
+  COMMAND ${LINESCOPE_GZIP} -9n -c ${PROJECT_SOURCE_DIR}/packaging/debian/changelog > ${_changelog_gz}
+  DEPENDS ${PROJECT_SOURCE_DIR}/packaging/debian/changelog VERBATIM)
+add_custom_target(linescope_changelog ALL DEPENDS ${_changelog_gz})
+install(FILES ${_changelog_gz} DESTINATION share/doc/linescope)
 
 # The user guide, the CLI reference and the definitions, with their screenshots.
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright DESTINATION share/doc/linescope)

@@ -3,6 +3,7 @@
 # Debian 12 root (debootstrap --variant=minbase, the host's apt sources) gets the package
 # with `apt-get install ./linescope_*.deb`, which must pull every run-time dependency; then,
 # inside that root,
+#   - lintian finds no error or warning in the package;
 #   - the installed files are where the desktop looks for them (launcher, AppStream
 #     metadata, icons, man pages, samples);
 #   - linescope-cli runs on the installed samples: the skew of the music sheet (made at
@@ -59,6 +60,15 @@ checker=${LINESCOPE_CHECKER:-$src/build/tests/packaging/linescope-check-screensh
 step "package $(basename "$deb")"
 dpkg-deb --field "$deb" Package Version Architecture Depends Recommends
 dpkg-deb --contents "$deb" | awk '{print "  " $NF}' | grep -v '/$'
+
+step "lintian (Debian's package checks): no errors or warnings"
+command -v lintian >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q lintian; }
+mkdir -p "$out"
+lint_status=0
+lintian --fail-on error,warning "$deb" >"$out/lintian.txt" 2>&1 || lint_status=$?
+grep -v "running with root privileges" "$out/lintian.txt" || true
+((lint_status == 0)) || die "lintian (exit $lint_status)"
+echo "  ok lintian"
 
 # --- a fresh Debian 12 root
 command -v debootstrap >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y debootstrap; }

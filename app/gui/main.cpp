@@ -86,8 +86,9 @@ int main(int argc, char** argv) {
     QGuiApplication::setDesktopFileName(kAppId);
     QApplication::setWindowIcon(QIcon::fromTheme(kAppId, QIcon(":/icons/io.github.linescope.LineScope.png")));
     if (const QString problem = linescope::gui::openGlProblem(); !problem.isEmpty()) {
-        const QString text = QStringLiteral("LineScope's viewport needs OpenGL 3.3, but %1. Install your graphics "
-                                            "driver, or Mesa's (libgl1-mesa-dri), or use linescope-cli.")
+        const QString text = QStringLiteral("LineScope's viewport needs OpenGL 3.3 in a window, but %1. Run it in a "
+                                            "desktop session (X11 or Wayland) with a graphics driver or Mesa's "
+                                            "(libgl1-mesa-dri), or use linescope-cli.")
                                  .arg(problem);
         if (launch.screenshot.isEmpty()) QMessageBox::critical(nullptr, QStringLiteral("LineScope"), text);
         return fail(1, text);

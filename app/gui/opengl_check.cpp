@@ -3,12 +3,19 @@
 #include <QGuiApplication>
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
+#include <QStringList>
 #include <QSurfaceFormat>
 
 namespace linescope::gui {
 
 QString openGlProblem() {
     const QString platform = QGuiApplication::platformName();
+    // Qt's raster-only platforms may hand out an OpenGL context (offscreen does under X11) but
+    // cannot compose an OpenGL widget into the window: Qt 6.4 then crashes in its flush.
+    // Whether a platform can is private Qt API (RasterGLSurface), so they are named here.
+    static const QStringList rasterOnly{"offscreen", "minimal", "linuxfb", "vnc"};
+    if (rasterOnly.contains(platform))
+        return QStringLiteral("the Qt platform \"%1\" cannot show OpenGL widgets (use xcb or wayland)").arg(platform);
     QOpenGLContext context;
     context.setFormat(QSurfaceFormat::defaultFormat());
     if (!context.create())

@@ -43,8 +43,12 @@ done
 pass "the manual page names all $(wc -w <<<"$options") options of --help"
 
 # A platform without OpenGL (Qt's offscreen one): a clear message, not a crash in QOpenGLWidget.
-expect 1 "viewport needs OpenGL 3.3, but the window system" "without OpenGL it exits 1, saying so" -- \
+# Under X11 the offscreen platform even has an OpenGL context, but no OpenGL widgets.
+expect 1 "viewport needs OpenGL 3.3 in a window, but the Qt platform \"offscreen\" cannot show OpenGL widgets" \
+  "without OpenGL widgets it exits 1, saying so" -- \
   env QT_QPA_PLATFORM=offscreen "$app" --backend cpu --screenshot "$out/none.png" "$samples/fingerprint.png"
+expect 1 "viewport needs OpenGL 3.3 in a window" "the same without an X server" -- \
+  "${nodisplay[@]}" QT_QPA_PLATFORM=offscreen "$app" --backend cpu --screenshot "$out/none.png" "$samples/fingerprint.png"
 
 run_gui() { "$here/../ui/run_with_display.sh" "$app" --backend cpu "$@"; }
 expect 1 "cannot open .*missing.png" "a missing image with --screenshot exits 1" -- \
