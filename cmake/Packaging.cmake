@@ -24,28 +24,25 @@ foreach(size 16 22 24 32 48 64 128 256 512)
 endforeach()
 install(FILES ${_icons}/linescope.svg DESTINATION share/icons/hicolor/scalable/apps RENAME ${LINESCOPE_APP_ID}.svg)
 
-# Man pages, compressed as Debian's policy wants them (-n: no timestamp, reproducible).
+# Man pages and Debian's changelog of a native package, compressed as Debian's policy wants
+# them (-n: no timestamp, reproducible), installed from the build tree.
 find_program(LINESCOPE_GZIP gzip REQUIRED)
-set(_man_gz)
-foreach(page linescope.1 linescope-cli.1)
-  set(_src ${PROJECT_SOURCE_DIR}/docs/man/${page})
-  set(_gz ${CMAKE_BINARY_DIR}/man/${page}.gz)
+set(_gzipped)
+function(linescope_install_gzipped src destination)
+  get_filename_component(_name ${src} NAME)
+  set(_gz ${CMAKE_BINARY_DIR}/gzipped/${destination}/${_name}.gz)
+  get_filename_component(_dir ${_gz} DIRECTORY)
   add_custom_command(OUTPUT ${_gz}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/man
-    COMMAND ${LINESCOPE_GZIP} -9n -c ${_src} > ${_gz}
-    DEPENDS ${_src} VERBATIM)
-  list(APPEND _man_gz ${_gz})
-endforeach()
-add_custom_target(linescope_man_pages ALL DEPENDS ${_man_gz})
-install(FILES ${_man_gz} DESTINATION share/man/man1)
-# Debian's changelog of a native package, compressed the same way.
-set(_changelog_gz ${CMAKE_BINARY_DIR}/doc/changelog.gz)
-add_custom_command(OUTPUT ${_changelog_gz}
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/doc
-  COMMAND ${LINESCOPE_GZIP} -9n -c ${PROJECT_SOURCE_DIR}/packaging/debian/changelog > ${_changelog_gz}
-  DEPENDS ${PROJECT_SOURCE_DIR}/packaging/debian/changelog VERBATIM)
-add_custom_target(linescope_changelog ALL DEPENDS ${_changelog_gz})
-install(FILES ${_changelog_gz} DESTINATION share/doc/linescope)
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${_dir}
+    COMMAND ${LINESCOPE_GZIP} -9n -c ${src} > ${_gz}
+    DEPENDS ${src} VERBATIM)
+  install(FILES ${_gz} DESTINATION ${destination})
+  set(_gzipped ${_gzipped} ${_gz} PARENT_SCOPE)
+endfunction()
+linescope_install_gzipped(${PROJECT_SOURCE_DIR}/docs/man/linescope.1 share/man/man1)
+linescope_install_gzipped(${PROJECT_SOURCE_DIR}/docs/man/linescope-cli.1 share/man/man1)
+linescope_install_gzipped(${PROJECT_SOURCE_DIR}/packaging/debian/changelog share/doc/linescope)
+add_custom_target(linescope_gzipped_docs ALL DEPENDS ${_gzipped})
 
 # The user guide, the CLI reference and the definitions, with their screenshots.
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright DESTINATION share/doc/linescope)

@@ -152,7 +152,7 @@ OrientationField estimateOrientationField(ImageView<const T> image, const Orient
     f.blocksX = (image.width + p.blockSize - 1) / p.blockSize;
     f.blocksY = (image.height + p.blockSize - 1) / p.blockSize;
     f.length = p.length > 0 ? p.length : kDefaultLength;
-    const AngleSet angles{0, 180.0 / p.angleCount, p.angleCount};
+    const AngleSet angles = AngleSet::overHalfTurn(p.angleCount);
     BlockVectors acc(f.blocksX, f.blocksY, p.blockSize);
     if (p.method == OrientationMethod::BlockSpectrum) blockSpectrum(image, angles, f.length, opt, acc);
     else pixelArg(image, angles, f.length, opt, acc);

@@ -137,8 +137,7 @@ CompareMode ViewControls::compareMode() const { return static_cast<CompareMode>(
 
 AngleSet ViewControls::angleSet() const {
     if (angleMode_->currentIndex() == 0) {
-        const int n = count_->value();
-        return AngleSet{0, 180.0 / n, n};
+        return AngleSet::overHalfTurn(count_->value());
     }
     const int n = std::clamp(rangeCount(from_->value(), to_->value(), step_->value()), 1, kMaxSweepAngles);
     return AngleSet{from_->value(), step_->value(), n};

@@ -72,7 +72,7 @@ std::optional<AngleSet> angleSetFrom(const QString& text, QString* error) {
     try {
         if (isCount) {
             if (count < 1 || count > kMaxSweepAngles) throw Error("the angle count must be 1…" + std::to_string(kMaxSweepAngles));
-            return AngleSet{0, 180.0 / count, count};
+            return AngleSet::overHalfTurn(count);
         }
         return AngleSet::parse(text.toStdString());
     } catch (const std::exception& e) {

@@ -41,12 +41,12 @@ int main(int argc, char** argv) {
     cv::inRange(hsv, cv::Scalar(0, 102, 102), cv::Scalar(255, 255, 255), coloured);
     const double colourFraction = cv::countNonZero(coloured) / static_cast<double>(bgr.total());
     // Hues spread over the circle: orientations, not one accent colour.
-    int hist[8] = {};
-    for (int y = 0; y < hsv.rows; ++y)
-        for (int x = 0; x < hsv.cols; ++x)
-            if (coloured.at<std::uint8_t>(y, x)) ++hist[hsv.at<cv::Vec3b>(y, x)[0] / 32];
-    int hueBins = 0;
-    for (int b : hist) hueBins += b > static_cast<int>(0.002 * static_cast<double>(bgr.total()));
+    cv::Mat hueHistogram;
+    const int channel = 0, bins = 8;
+    const float hueRange[] = {0, 256};
+    const float* ranges[] = {hueRange};
+    cv::calcHist(&hsv, 1, &channel, coloured, hueHistogram, 1, &bins, ranges);
+    const int hueBins = cv::countNonZero(hueHistogram > 0.002 * static_cast<double>(bgr.total()));
     std::printf("%s: %dx%d, strongly coloured %.1f %% of the pixels, in %d of 8 hue bins\n", argv[1], bgr.cols,
                 bgr.rows, 100 * colourFraction, hueBins);
 
