@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -20,6 +21,9 @@ public:
         return pool;
     }
 
+    // Runs task(0 … workers−1), task(0) on the caller, and returns once every worker has
+    // finished its call, whether or not any call threw. task must not throw: parallelFor's
+    // wrapper catches the body's exceptions.
     void run(int workers, const std::function<void(int)>& task) {
         std::lock_guard job(jobMutex_);
         ensureThreads(workers - 1);
@@ -104,13 +108,24 @@ void parallelFor(std::size_t count, int threads, const std::function<void(std::s
         body(0, count);
         return;
     }
+    // One slot per worker, so no lock is needed. Every chunk runs even after another failed
+    // (each worker has one chunk, started at once), so the exception that comes out does not
+    // depend on timing.
+    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(workers));
     Pool::instance().run(workers, [&](int id) {
         const std::size_t w = static_cast<std::size_t>(workers);
         const std::size_t i = static_cast<std::size_t>(id);
         const std::size_t begin = count * i / w;
         const std::size_t end = count * (i + 1) / w;
-        if (begin < end) body(begin, end);
+        if (begin >= end) return;
+        try {
+            body(begin, end);
+        } catch (...) {
+            errors[i] = std::current_exception();
+        }
     });
+    for (const auto& e : errors)
+        if (e) std::rethrow_exception(e);
 }
 
 }  // namespace linescope

@@ -8,7 +8,10 @@ namespace linescope {
 
 // Runs body(begin, end) over [0, count) split into contiguous chunks on up to `threads`
 // workers (0 = one per core) and waits for all of them. Chunks are deterministic for a
-// given count and thread count; body must not throw.
+// given count and thread count. body may throw (std::bad_alloc under memory pressure, an
+// engine Error): every chunk still runs and every worker is joined before parallelFor
+// returns, then the exception of the lowest-numbered failing chunk is rethrown once on the
+// caller.
 void parallelFor(std::size_t count, int threads, const std::function<void(std::size_t, std::size_t)>& body);
 
 // The number of workers `threads` resolves to (0 = one per core).

@@ -1,6 +1,8 @@
 // Every CUDA runtime call is checked: a failure becomes a linescope::Error naming the call.
 #pragma once
 
+#include "compute/faults/fault_injection.h"
+
 #include <cuda_runtime.h>
 
 namespace linescope::cuda {
@@ -11,7 +13,9 @@ namespace linescope::cuda {
 
 #define LS_CUDA_CHECK(call)                                                              \
     do {                                                                                 \
-        const cudaError_t ls_status_ = (call);                                           \
+        cudaError_t ls_status_ = (call);                                                 \
+        if (::linescope::faults::cudaCallShouldFail())                                   \
+            ls_status_ = cudaErrorMemoryAllocation;                                      \
         if (ls_status_ != cudaSuccess)                                                   \
             ::linescope::cuda::throwCudaError(ls_status_, #call, __FILE__, __LINE__);    \
     } while (0)

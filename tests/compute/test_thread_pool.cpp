@@ -1,12 +1,17 @@
 // The engine's worker pool: every index once, chunks that repeat (float sums rely on it),
-// nested loops that do not deadlock.
+// nested loops that do not deadlock, and bodies that throw: every worker joined, the error
+// rethrown once on the caller, the pool usable afterwards.
 #include "compute/thread_pool.h"
 
 #include <QtTest>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <mutex>
+#include <new>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -74,6 +79,83 @@ private slots:
     void oneThreadRunsOnTheCaller() {
         const auto caller = std::this_thread::get_id();
         parallelFor(100, 1, [&](std::size_t, std::size_t) { QCOMPARE(std::this_thread::get_id(), caller); });
+    }
+
+    // The caller runs chunk 0; when it throws, parallelFor must still wait for the workers,
+    // which are busy on the caller's frame (`running`, `done`), before it unwinds it.
+    void callerFailureJoinsTheWorkers() {
+        for (int round = 0; round < 20; ++round) {
+            std::atomic<int> running{0};
+            std::vector<int> done(4, 0);
+            bool caught = false;
+            try {
+                parallelFor(4, 4, [&](std::size_t b, std::size_t) {
+                    ++running;
+                    if (b == 0) {
+                        --running;
+                        throw std::runtime_error("chunk 0 failed");
+                    }
+                    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                    done[b] = 1;
+                    --running;
+                });
+            } catch (const std::runtime_error& e) {
+                caught = std::string(e.what()) == "chunk 0 failed";
+            }
+            QVERIFY(caught);
+            QCOMPARE(running.load(), 0);  // nobody is still inside the body
+        }
+    }
+
+    // An exception on a worker thread reaches the caller (it used to call std::terminate).
+    void workerFailureIsRethrownOnTheCaller() {
+        const auto caller = std::this_thread::get_id();
+        std::atomic<bool> thrownElsewhere{false};
+        try {
+            parallelFor(8, 4, [&](std::size_t b, std::size_t) {
+                if (b >= 6) {
+                    thrownElsewhere = std::this_thread::get_id() != caller;
+                    throw std::bad_alloc();
+                }
+            });
+            QFAIL("parallelFor returned although a chunk threw");
+        } catch (const std::bad_alloc&) {
+        }
+        QVERIFY(thrownElsewhere);
+    }
+
+    // Several chunks fail: one exception comes out, always the lowest chunk's.
+    void lowestFailingChunkWins() {
+        for (int round = 0; round < 20; ++round) {
+            try {
+                parallelFor(6, 3, [&](std::size_t b, std::size_t) {
+                    if (b > 0) throw std::runtime_error("chunk " + std::to_string(b));
+                });
+                QFAIL("no exception");
+            } catch (const std::runtime_error& e) {
+                QCOMPARE(std::string(e.what()), std::string("chunk 2"));
+            }
+        }
+    }
+
+    void poolWorksAfterFailures() {
+        for (int round = 0; round < 10; ++round) {
+            QVERIFY_THROWS_EXCEPTION(std::logic_error, parallelFor(100, 4, [](std::size_t b, std::size_t) {
+                if (b == 25) throw std::logic_error("x");
+            }));
+            std::atomic<int> sum{0};
+            parallelFor(100, 4, [&](std::size_t b, std::size_t e) { sum += static_cast<int>(e - b); });
+            QCOMPARE(sum.load(), 100);
+        }
+    }
+
+    // A nested loop that throws fails its enclosing chunk, which fails the outer loop.
+    void nestedFailurePropagates() {
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, parallelFor(4, 4, [](std::size_t b, std::size_t) {
+            parallelFor(10, 4, [&](std::size_t nb, std::size_t ne) {
+                if (b == 3 && nb <= 5 && 5 < ne) throw std::runtime_error("inner");
+            });
+        }));
     }
 
     void nestedLoopsComplete() {
