@@ -1,5 +1,8 @@
 #include "app/io/image_io.h"
 
+#include "app/io/image_header.h"
+#include "app/io/memory_budget.h"
+
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -8,7 +11,10 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
+#include <cstdlib>
+#include <new>
 #include <system_error>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace linescope::io {
@@ -66,6 +72,69 @@ void quietOpenCvLogs() {
     (void)once;
 }
 
+// What a non-regular file is, for the refusal: reading a FIFO or a device would block.
+const char* kindOfSpecialFile(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return "not a regular file";
+    if (S_ISFIFO(st.st_mode)) return "a FIFO (named pipe)";
+    if (S_ISSOCK(st.st_mode)) return "a socket";
+    if (S_ISCHR(st.st_mode)) return "a character device";
+    if (S_ISBLK(st.st_mode)) return "a block device";
+    return "not a regular file";
+}
+
+std::string describe(const ImageHeader& h) {
+    std::string bits = std::to_string(h.bitsPerSample) + "-bit";
+    if (h.sample == SampleKind::Float) bits += " float";
+    if (h.sample == SampleKind::Signed) bits += " signed";
+    return std::to_string(h.width) + "×" + std::to_string(h.height) + " with " + std::to_string(h.channels) +
+           (h.channels == 1 ? " channel" : " channels") + " of " + bits + " samples";
+}
+
+// Refuses, from the header alone, what would exhaust the memory budget or what the
+// decoder cannot turn into a supported image, and says why in the terms of the file.
+void checkHeader(const std::string& path, const ImageHeader& h, const NoticeFn& notice) {
+    if (h.width <= 0 || h.height <= 0) throw IoError("'" + path + "' declares an empty image");
+    // Decoding, then (for colour or float64) the one-channel copy the engine works on.
+    const double converted = (h.channels != 1 || h.bitsPerSample > 32)
+                                 ? static_cast<double>(h.width) * static_cast<double>(h.height) * 4
+                                 : 0;
+    const double need = h.decodedBytes() + converted;
+    const auto budget = static_cast<double>(imageMemoryBudget());
+    if (need > budget)
+        throw IoError("cannot read '" + path + "': it is " + describe(h) + ", which needs " + byteSizeText(need) +
+                      " of memory to decode, more than the budget of " + byteSizeText(budget) +
+                      " (raise it with --max-image-memory or LINESCOPE_MAX_IMAGE_MEMORY)");
+    if (h.format == "TIFF") {
+        const bool ok = (h.sample == SampleKind::Unsigned && (h.bitsPerSample == 1 || h.bitsPerSample == 8 || h.bitsPerSample == 16)) ||
+                        (h.sample == SampleKind::Float && (h.bitsPerSample == 32 || h.bitsPerSample == 64));
+        if (!ok)
+            throw IoError("cannot read '" + path + "': its samples are " +
+                          (h.sample == SampleKind::Float ? "float" : h.sample == SampleKind::Signed ? "int" : "uint") +
+                          std::to_string(h.bitsPerSample) +
+                          ", which LineScope does not read (use uint8, uint16 or float32)");
+        if (h.channels != 1 && h.channels != 3 && h.channels != 4)
+            throw IoError("cannot read '" + path + "': it has " + std::to_string(h.channels) +
+                          " samples per pixel (LineScope reads TIFFs with 1, 3 or 4)");
+        if (h.pages > 1) {
+            std::string line = "'";
+            line += std::filesystem::path(path).filename().string();
+            line += "' has " + std::to_string(h.pages) + " pages: using the first";
+            notice(line);
+        }
+    }
+}
+
+// OpenCV checks every decoder's header against OPENCV_IO_MAX_IMAGE_PIXELS, read once per
+// process: pointed at the budget, it guards the formats readImageHeader does not parse.
+void limitOpenCvPixels() {
+    static const bool once = [] {
+        ::setenv("OPENCV_IO_MAX_IMAGE_PIXELS", std::to_string(imageMemoryBudget()).c_str(), 0);
+        return true;
+    }();
+    (void)once;
+}
+
 std::string withCodecMessage(std::string message, const std::string& codec) {
     if (!codec.empty()) message += " (" + codec + ")";
     return message;
@@ -98,25 +167,42 @@ const char* defaultExtensionFor(int depth) { return depth == CV_32F ? "tiff" : "
 
 cv::Mat readImage(const std::string& path, const NoticeFn& notice) {
     quietOpenCvLogs();
+    limitOpenCvPixels();
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
     if (ec || !std::filesystem::exists(status)) throw IoError("cannot open '" + path + "': no such file");
     if (std::filesystem::is_directory(status)) throw IoError("cannot read '" + path + "': it is a directory");
-    if (std::filesystem::is_regular_file(status) && std::filesystem::file_size(path, ec) == 0 && !ec)
-        throw IoError("cannot read '" + path + "': the file is empty");
+    if (!std::filesystem::is_regular_file(status))
+        throw IoError("cannot read '" + path + "': it is " + kindOfSpecialFile(path) + ", not an image file");
+    if (std::filesystem::file_size(path, ec) == 0 && !ec) throw IoError("cannot read '" + path + "': the file is empty");
+    if (::access(path.c_str(), R_OK) != 0)
+        throw IoError("cannot read '" + path + "': " + std::generic_category().message(errno));
+    const auto header = readImageHeader(path);
+    if (header) checkHeader(path, *header, notice);
 
     cv::Mat m;
     std::string codec;
+    bool outOfMemory = false;
     {
         StderrCapture capture;
         try {
             m = cv::imread(path, cv::IMREAD_UNCHANGED);
         } catch (const cv::Exception& e) {
             codec = e.err;
+            outOfMemory = e.code == cv::Error::StsNoMem;
+        } catch (const std::bad_alloc&) {
+            outOfMemory = true;
         }
         const std::string line = capture.firstLine();
         if (codec.empty()) codec = line;
     }
+    if (outOfMemory)
+        throw IoError("cannot read '" + path + "': out of memory while decoding it" +
+                      (header ? " (" + describe(*header) + ")" : std::string()));
+    if (m.empty() && codec.find("validateInputImageSize") != std::string::npos)
+        throw IoError("cannot read '" + path + "': its header declares more pixels than the memory budget of " +
+                      byteSizeText(static_cast<double>(imageMemoryBudget())) +
+                      " allows (raise it with --max-image-memory or LINESCOPE_MAX_IMAGE_MEMORY)");
     if (m.empty())
         throw IoError(withCodecMessage("cannot read '" + path +
                                            "': not an image OpenCV can decode, or the file is truncated",

@@ -1,0 +1,24 @@
+// The memory a decoded image may take. A valid 8 MB PNG can decode to 8 GiB; the loader
+// compares the size its header announces with this budget before it decodes anything.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace linescope::io {
+
+// The budget in bytes: the one set with setImageMemoryBudget, else LINESCOPE_MAX_IMAGE_MEMORY,
+// else a quarter of the smaller of the machine's memory and the process's address-space
+// limit (the engine needs several planes of the image's size besides the image).
+std::uint64_t imageMemoryBudget();
+// Sets the budget for this process (the command line's --max-image-memory); 0 = the default.
+void setImageMemoryBudget(std::uint64_t bytes);
+
+// "8G", "512M", "100000K", "123456" (bytes; K, M, G, T are powers of 1024, an optional
+// trailing B or iB is accepted); nothing for anything else, zero or beyond 2^60.
+std::optional<std::uint64_t> parseByteSize(const std::string& text);
+// 8.0 GiB, 512 MiB, 37 KiB, 12 bytes: for messages.
+std::string byteSizeText(double bytes);
+
+}  // namespace linescope::io
