@@ -6,6 +6,7 @@
 #include "app/session/chunked_sweep.h"
 #include "app/session/engine_queue.h"
 #include "app/session/session.h"
+#include "compute/faults/fault_injection.h"
 #include "tests/support/random_images.h"
 
 #include <QObject>
@@ -380,6 +381,65 @@ private slots:
         s = awaitSnapshot(rec, id);
         QVERIFY(s);
         QVERIFY2(s->ok(), s->error.c_str());
+    }
+
+    // An allocation that fails on the engine thread (here the first of at least 50 kB after
+    // submission, which only the engine makes) becomes an error snapshot, and the queue goes
+    // on. Before parallelFor joined its workers, a failing sweep crashed the app instead.
+    void allocationFailureBecomesAnErrorSnapshot() {
+        EngineQueue::Options o = cpuOptions();
+        o.engine.threads = 3;
+        EngineQueue q(o);
+        Recorder rec(q);
+        const auto img = share(testImage<std::uint8_t>(320, 240, 9));
+        for (int n = 1; n <= 4; ++n) {
+            faults::failNthAllocation(n, 50000);
+            auto id = q.submit(sweepRequest(img, MorphOp::Close, 9, AngleSet{0, 15, 12}));
+            SnapshotPtr s = awaitSnapshot(rec, id);
+            const bool fired = !faults::allocationFaultPending();
+            faults::failNthAllocation(0);
+            QVERIFY(s);
+            QVERIFY(fired);
+            QVERIFY(!s->ok());
+            QVERIFY2(s->error.find("not enough memory") != std::string::npos, s->error.c_str());
+            QVERIFY(!s->sweep);
+            id = q.submit(sweepRequest(img, MorphOp::Close, 9, AngleSet{0, 15, 12}));
+            s = awaitSnapshot(rec, id);
+            QVERIFY(s);
+            QVERIFY2(s->ok(), s->error.c_str());
+        }
+    }
+
+    // On a GPU: the nth CUDA call of a result or a sweep fails, for every n the request
+    // makes; the request is answered by the CPU with a notice, equal to the CPU's result.
+    void failingCudaCallFallsBackToCpu() {
+        if (!backendAvailable(Backend::Cuda)) QSKIP("no usable GPU: the CUDA calls cannot be made to fail");
+        EngineQueue::Options o = cpuOptions();
+        o.engine.backend = Backend::Cuda;
+        const Image<std::uint16_t> img = testImage<std::uint16_t>(150, 90, 4);
+        const auto shared = share(img);
+        const auto want = sweep<std::uint16_t>(img.cview(), SweepRequest{MorphOp::Open, 11, AngleSet{0, 10, 18}},
+                                               EngineOptions{Backend::Cpu});
+        int fellBack = 0;
+        for (int n = 1; n <= 60; ++n) {
+            EngineQueue q(o);
+            Recorder rec(q);
+            QCOMPARE(q.backend(), Backend::Cuda);
+            faults::failNthCudaCall(n);
+            const auto id = q.submit(sweepRequest(shared, MorphOp::Open, 11, AngleSet{0, 10, 18}));
+            const SnapshotPtr s = awaitSnapshot(rec, id);
+            faults::failNthCudaCall(0);
+            QVERIFY(s);
+            QVERIFY2(s->ok(), s->error.c_str());
+            const auto& got = std::get<SweepResult<std::uint16_t>>(*s->sweep);
+            if (auto d = test::firstDifference(want.sup, got.sup)) QFAIL(d->c_str());
+            if (auto d = test::firstDifference(want.argIndex, got.argIndex)) QFAIL(d->c_str());
+            if (s->backend == Backend::Cpu) {
+                ++fellBack;
+                QVERIFY2(s->notice.find("CUDA failed") != std::string::npos, s->notice.c_str());
+            }
+        }
+        QVERIFY(fellBack > 0);
     }
 
     // Submitting, reading snapshots and setting session parameters return while the engine
