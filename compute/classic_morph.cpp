@@ -205,7 +205,7 @@ void runStages(bool erode, ImageView<const T> src, ImageView<T> dst, const std::
         pw * ph > (std::int64_t{1} << 31))
         throw Error("the structuring element is too large: its padded working image would be " +
                     std::to_string(pw) + "x" + std::to_string(ph) + " pixels");
-    const T fill = erode ? cpu::highestValue<T>() : cpu::lowestValue<T>();
+    const T fill = erode ? highestValue<T>() : lowestValue<T>();
     Image<T> a(static_cast<int>(pw), static_cast<int>(ph), fill), b(static_cast<int>(pw), static_cast<int>(ph));
     const auto px = static_cast<int>(padX), py = static_cast<int>(padY);
     auto centre = [&](Image<T>& img) {

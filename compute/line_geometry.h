@@ -2,6 +2,8 @@
 // that partitions the image, in fixed point so that every backend visits the same pixels.
 #pragma once
 
+#include "compute/pixel_rules.h"
+
 #include <cstdint>
 
 namespace linescope {
@@ -29,7 +31,7 @@ struct LineFamily {
     int height = 0;
 
     // Position of the pixel along its line's minor axis, relative to the line index.
-    std::int64_t off(std::int64_t t) const { return (t * slope + 32768) >> 16; }
+    std::int64_t off(std::int64_t t) const { return lineOffset(t, slope); }
     int majorLength() const { return yMajor ? height : width; }
     int minorLength() const { return yMajor ? width : height; }
     // Line indices c that touch the image: [firstLine, lastLine].

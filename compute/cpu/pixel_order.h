@@ -3,8 +3,9 @@
 // code with the comparison reversed, so one implementation serves both.
 #pragma once
 
+#include "compute/pixel_rules.h"
+
 #include <cstdint>
-#include <limits>
 
 // Compiled into each instruction set's kernels: the inline namespace keeps their
 // copies apart, so the linker never hands an AVX-512 copy to a generic caller.
@@ -14,24 +15,13 @@
 namespace linescope::cpu {
 inline namespace LINESCOPE_ISA {
 
-template <class T>
-constexpr T highestValue() {
-    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::max();
-}
-template <class T>
-constexpr T lowestValue() {
-    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::lowest();
-}
-
 // inner = the first operator (min for Ascending), outer = the second (max).
 // `top` is the neutral element of inner (it never wins a min): +∞ for Ascending.
 template <class T, bool Ascending>
 struct Order {
     static constexpr bool below(T x, T y) { return Ascending ? x < y : y < x; }
-    static constexpr T inner(T x, T y) { return below(y, x) ? y : x; }
-    static constexpr T outer(T x, T y) { return below(x, y) ? y : x; }
+    static constexpr T inner(T x, T y) { return Ascending ? minOf(x, y) : maxOf(x, y); }
+    static constexpr T outer(T x, T y) { return Ascending ? maxOf(x, y) : minOf(x, y); }
     static constexpr T top() { return Ascending ? highestValue<T>() : lowestValue<T>(); }
     static constexpr T bottom() { return Ascending ? lowestValue<T>() : highestValue<T>(); }
 };

@@ -29,14 +29,6 @@ struct StripGeometry {
     }
 };
 
-// Float -0 is read as +0 so that minima and maxima are unique bit patterns and every
-// algorithm (whatever order it folds values in) returns the same bits.
-template <class T>
-inline T canonical(T v) {
-    if constexpr (std::is_floating_point_v<T>) return v + T(0);
-    else return v;
-}
-
 // Forward pass: load(i, A_i) fills row i, then G_i = inner of A over the part of row i's
 // block up to i. Blocks have length L = p + q + 1 and start at rows ≡ -p (mod L), so the
 // window [t-p, t+q] of every output row spans at most two blocks.

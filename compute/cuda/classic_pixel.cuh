@@ -3,13 +3,12 @@
 // them where no GPU is at hand.
 //
 // Why every backend and every method gives the same bits: each kernel reads its input
-// through canonical() (float −0 becomes +0, as the CPU's line operators do) and images hold
-// no NaN (the public API rejects them), so every min or max is taken over values whose
-// order is total and whose equal values share one bit pattern. The extreme of a set is then
-// one bit pattern, whatever order a kernel folds the set in.
+// through canonical() and folds with minOf/maxOf, the rules every backend shares
+// (compute/pixel_rules.h, which says why they give one bit pattern).
 #pragma once
 
 #include "compute/cuda/device_image.h"
+#include "compute/pixel_rules.h"
 
 #include <cstdint>
 #include <cstring>
@@ -19,41 +18,16 @@
 
 namespace linescope::cuda::classic {
 
-template <class T>
-LINESCOPE_HD inline T highestValue() {
-    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::max();
-}
-template <class T>
-LINESCOPE_HD inline T lowestValue() {
-    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::lowest();
-}
-
-// −0 → +0. __fadd_rn on the device: it is never contracted or reassociated away.
-template <class T>
-LINESCOPE_HD inline T canonical(T v) {
-    if constexpr (std::is_floating_point_v<T>) {
-#ifdef __CUDA_ARCH__
-        return __fadd_rn(v, 0.0f);
-#else
-        return v + T(0);
-#endif
-    } else {
-        return v;
-    }
-}
-
 // Erosion folds with MinOp, dilation with MaxOp; top() never wins the fold.
 struct MinOp {
     template <class T>
-    LINESCOPE_HD inline static T inner(T x, T y) { return y < x ? y : x; }
+    LINESCOPE_HD inline static T inner(T x, T y) { return minOf(x, y); }
     template <class T>
     LINESCOPE_HD inline static T top() { return highestValue<T>(); }
 };
 struct MaxOp {
     template <class T>
-    LINESCOPE_HD inline static T inner(T x, T y) { return x < y ? y : x; }
+    LINESCOPE_HD inline static T inner(T x, T y) { return maxOf(x, y); }
     template <class T>
     LINESCOPE_HD inline static T top() { return lowestValue<T>(); }
 };

@@ -18,6 +18,7 @@
 
 #include "compute/cuda/device_image.h"
 #include "compute/line_band_extent.h"
+#include "compute/pixel_rules.h"
 
 #include <cstdint>
 #include <limits>
@@ -86,36 +87,15 @@ struct FoldTargets {
     int partialsPerAngle = 0;
 };
 
-template <class T>
-__host__ __device__ constexpr T highest() {
-    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::max();
-}
-template <class T>
-__host__ __device__ constexpr T lowest() {
-    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::lowest();
-}
-
 template <class T, bool IsMin>
 struct Op {
     __device__ static T apply(T x, T y) {
-        if constexpr (IsMin) return y < x ? y : x;
-        else return x < y ? y : x;
+        if constexpr (IsMin) return minOf(x, y);
+        else return maxOf(x, y);
     }
-    __device__ static constexpr T neutral() { return IsMin ? highest<T>() : lowest<T>(); }
+    __device__ static constexpr T neutral() { return IsMin ? highestValue<T>() : lowestValue<T>(); }
 };
 
-// Float −0 is read as +0 (as on the CPU) so that every extreme is one bit pattern.
-template <class T>
-__device__ inline T canonical(T v) {
-    if constexpr (std::is_floating_point_v<T>) return v + T(0);
-    else return v;
-}
-
-__device__ inline int offAt(std::int32_t slope, int t) {
-    return static_cast<int>((static_cast<long long>(t) * slope + 32768) >> 16);
-}
 
 struct BandGeometry {
     int c0;         // line of lane 0
@@ -366,7 +346,7 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
             continue;
         }
 
-        for (int p = threadIdx.x; p < g.count; p += blockDim.x) offTab[p] = offAt(job.slope, g.loadStart + p);
+        for (int p = threadIdx.x; p < g.count; p += blockDim.x) offTab[p] = static_cast<int>(lineOffset(g.loadStart + p, job.slope));
         __syncthreads();
         // Everything outside the image is the first stage's neutral value.
         forEachSite<kBatch>(

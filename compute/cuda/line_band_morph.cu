@@ -2,7 +2,7 @@
 #include "compute/cuda/classic_vhgw.h"
 #include "compute/cuda/cuda_line_api.h"
 #include "compute/cuda/line_band_launch.cuh"
-#include "compute/cuda/paper_line_kernels.h"
+#include "compute/cuda/line_queue_kernels.h"
 
 namespace linescope::cuda {
 
@@ -10,7 +10,7 @@ template <class T>
 void lineMorphDevice(MorphOp op, DeviceImageView<const T> src, DeviceImageView<T> dst, const LineFamily& family,
                      Segment seg, LineAlgorithm algorithm, CudaContext& ctx) {
     if (algorithm == LineAlgorithm::Fifo || algorithm == LineAlgorithm::Stack) {
-        paperLineMorph<T>(algorithm, op, src, dst, family, seg, ctx);
+        queueLineMorph<T>(algorithm, op, src, dst, family, seg, ctx);
         return;
     }
     if (algorithm == LineAlgorithm::Reference)

@@ -1,8 +1,11 @@
 // Deliberately naive: every step follows design.md §1 word for word, shares no code with the
-// fast paths (not even LineFamily), and checks the properties the fast paths take for granted
+// fast paths (not even LineFamily) but the definition's own rules (compute/pixel_rules.h: the
+// line offset), and checks the properties the fast paths take for granted
 // (each pixel on exactly one line, lines contiguous), so that a disagreement points at the
 // engine and not at a shared helper.
 #include "compute/reference/reference_line_morph.h"
+
+#include "compute/pixel_rules.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,10 +22,7 @@ namespace {
 struct Family {
     bool yMajor = false;
     std::int64_t slope = 0;  // S
-    std::int64_t off(std::int64_t t) const {
-        // The product is taken in 64 bits and shifted arithmetically, i.e. floor division by 2^16.
-        return (t * slope + 32768) >> 16;
-    }
+    std::int64_t off(std::int64_t t) const { return lineOffset(t, slope); }
 };
 
 double normalizedDegrees(double degrees) {

@@ -1,4 +1,5 @@
-// The GPU line openings of Karas et al. (2015), kept beside the engine's own kernels so that the
+// Line operators by one streaming min/max queue (FIFO) or stack of cords per line: the GPU
+// kernels of Karas et al. (2015), kept beside the engine's own kernels so that the
 // two can be compared: one thread per line (or per zone of a line), a streaming queue or stack per
 // thread held in shared memory and spilling to global memory, cached input reads, transposed
 // writes for x-major families and image zones for small images. Bit-exact with the CPU backend.
@@ -19,7 +20,7 @@ namespace linescope::cuda {
 // src and dst must not overlap each other nor lie in the Scratch or Temp slots. Erode and Dilate
 // use the streaming min/max queue for both algorithms (Morard's stack is an opening algorithm).
 template <class T>
-void paperLineMorph(LineAlgorithm algorithm, MorphOp op, DeviceImageView<const T> src, DeviceImageView<T> dst,
+void queueLineMorph(LineAlgorithm algorithm, MorphOp op, DeviceImageView<const T> src, DeviceImageView<T> dst,
                     const LineFamily& family, Segment seg, CudaContext& ctx);
 
 }  // namespace linescope::cuda

@@ -24,10 +24,11 @@
 //    more than w+1 cords (the paper's GPU version kept them all, up to the line length).
 // All queues and stacks are strictly monotone, so they also hold at most one entry per grey
 // level (256 for uint8), which bounds the global rings.
-#include "compute/cuda/paper_line_kernels.h"
+#include "compute/cuda/line_queue_kernels.h"
 
 #include "compute/cuda/cuda_check.h"
 #include "compute/image.h"
+#include "compute/pixel_rules.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -37,10 +38,10 @@
 #include <type_traits>
 
 namespace linescope::cuda {
-namespace paper {
+namespace queue {
 
 // Host and device: the index logic below can be run and checked on the CPU as well.
-#define LS_PAPER_HD __host__ __device__ __forceinline__
+#define LS_QUEUE_HD __host__ __device__ __forceinline__
 
 using u64 = unsigned long long;
 
@@ -54,7 +55,7 @@ constexpr int kMaxMajorLength = 1 << 28;
 // ---- pixel values ---------------------------------------------------------------------------
 
 template <class T>
-LS_PAPER_HD std::uint32_t toBits(T v) {
+LS_QUEUE_HD std::uint32_t toBits(T v) {
     if constexpr (std::is_same_v<T, float>) {
 #ifdef __CUDA_ARCH__
         return __float_as_uint(v);
@@ -69,7 +70,7 @@ LS_PAPER_HD std::uint32_t toBits(T v) {
 }
 
 template <class T>
-LS_PAPER_HD T fromBits(std::uint32_t u) {
+LS_QUEUE_HD T fromBits(std::uint32_t u) {
     if constexpr (std::is_same_v<T, float>) {
 #ifdef __CUDA_ARCH__
         return __uint_as_float(u);
@@ -83,16 +84,8 @@ LS_PAPER_HD T fromBits(std::uint32_t u) {
     }
 }
 
-// Float −0 is read as +0 (as the CPU's canonical() does with v + 0) so that minima and maxima are
-// unique bit patterns; done on the bits so that no compiler flag (flush-to-zero) can change it.
 template <class T>
-LS_PAPER_HD T canonical(T v) {
-    if constexpr (std::is_same_v<T, float>) return toBits(v) == 0x80000000u ? 0.0f : v;
-    else return v;
-}
-
-template <class T>
-LS_PAPER_HD T loadCached(const T* p) {
+LS_QUEUE_HD T loadCached(const T* p) {
 #ifdef __CUDA_ARCH__
     return __ldg(p);
 #else
@@ -102,7 +95,7 @@ LS_PAPER_HD T loadCached(const T* p) {
 
 // The top-hat as the CPU forms it: the raw input (not canonicalized) minus the opening.
 template <class T>
-LS_PAPER_HD T difference(T f, T g) {
+LS_QUEUE_HD T difference(T f, T g) {
     if constexpr (std::is_same_v<T, float>) return f - g;
     else return static_cast<T>(f - g);
 }
@@ -110,28 +103,20 @@ LS_PAPER_HD T difference(T f, T g) {
 // inner = min for Ascending (openings, erosions); `top` is the neutral element of inner.
 template <class T, bool Ascending>
 struct Ord {
-    static LS_PAPER_HD bool below(T x, T y) { return Ascending ? x < y : y < x; }
-    static LS_PAPER_HD T top() {
-        if constexpr (Ascending) {
-            if constexpr (std::is_same_v<T, float>) return std::numeric_limits<float>::infinity();
-            else return std::numeric_limits<T>::max();
-        } else {
-            if constexpr (std::is_same_v<T, float>) return -std::numeric_limits<float>::infinity();
-            else return std::numeric_limits<T>::lowest();
-        }
-    }
+    static LS_QUEUE_HD bool below(T x, T y) { return Ascending ? x < y : y < x; }
+    static LS_QUEUE_HD T top() { return Ascending ? highestValue<T>() : lowestValue<T>(); }
 };
 
 // ---- the queue of one thread: shared ring + global spill ------------------------------------
 
 // (value, position) in one 64-bit word: one shared-memory access per entry, conflict-free.
 template <class T>
-LS_PAPER_HD u64 pack(T v, int pos) {
+LS_QUEUE_HD u64 pack(T v, int pos) {
     return (static_cast<u64>(static_cast<std::uint32_t>(pos)) << 32) | toBits(v);
 }
 template <class T>
-LS_PAPER_HD T valueOf(u64 e) { return fromBits<T>(static_cast<std::uint32_t>(e)); }
-LS_PAPER_HD int positionOf(u64 e) { return static_cast<int>(static_cast<std::uint32_t>(e >> 32)); }
+LS_QUEUE_HD T valueOf(u64 e) { return fromBits<T>(static_cast<std::uint32_t>(e)); }
+LS_QUEUE_HD int positionOf(u64 e) { return static_cast<int>(static_cast<std::uint32_t>(e >> 32)); }
 
 // A deque of entries numbered by ever-growing counters: the live ones are [head, tail); the
 // newest, [sb, tail), sit in shared memory at slot k & smask (at most smask+1 of them), the older
@@ -141,24 +126,24 @@ LS_PAPER_HD int positionOf(u64 e) { return static_cast<int>(static_cast<std::uin
 template <class T>
 class SpillDeque {
 public:
-    LS_PAPER_HD void init(u64* shared, unsigned stride, unsigned sharedSlots, u64* global, unsigned globalSlots) {
+    LS_QUEUE_HD void init(u64* shared, unsigned stride, unsigned sharedSlots, u64* global, unsigned globalSlots) {
         sh_ = shared;
         stride_ = stride;
         smask_ = sharedSlots - 1;
         gl_ = global;
         gmask_ = globalSlots - 1;
     }
-    LS_PAPER_HD void clear() { head_ = tail_ = sb_ = 0; }
-    LS_PAPER_HD bool empty() const { return head_ == tail_; }
-    LS_PAPER_HD unsigned size() const { return tail_ - head_; }
-    LS_PAPER_HD T frontValue() const { return valueOf<T>(front_); }
-    LS_PAPER_HD int frontPosition() const { return positionOf(front_); }
-    LS_PAPER_HD T backValue() const { return valueOf<T>(back_); }
-    LS_PAPER_HD int backPosition() const { return positionOf(back_); }
+    LS_QUEUE_HD void clear() { head_ = tail_ = sb_ = 0; }
+    LS_QUEUE_HD bool empty() const { return head_ == tail_; }
+    LS_QUEUE_HD unsigned size() const { return tail_ - head_; }
+    LS_QUEUE_HD T frontValue() const { return valueOf<T>(front_); }
+    LS_QUEUE_HD int frontPosition() const { return positionOf(front_); }
+    LS_QUEUE_HD T backValue() const { return valueOf<T>(back_); }
+    LS_QUEUE_HD int backPosition() const { return positionOf(back_); }
     // The i-th entry from the front.
-    LS_PAPER_HD u64 at(unsigned i) const { return load(head_ + i); }
+    LS_QUEUE_HD u64 at(unsigned i) const { return load(head_ + i); }
 
-    LS_PAPER_HD void pushBack(T v, int pos) {
+    LS_QUEUE_HD void pushBack(T v, int pos) {
         const u64 e = pack(v, pos);
         if (tail_ - sb_ > smask_) {  // the shared ring is full: its oldest entry moves out
             gl_[sb_ & gmask_] = sh_[(sb_ & smask_) * stride_];
@@ -169,19 +154,19 @@ public:
         back_ = e;
         ++tail_;
     }
-    LS_PAPER_HD void popBack() {
+    LS_QUEUE_HD void popBack() {
         --tail_;
         if (sb_ > tail_) sb_ = tail_;
         if (head_ != tail_) back_ = load(tail_ - 1);
     }
-    LS_PAPER_HD void popFront() {
+    LS_QUEUE_HD void popFront() {
         ++head_;
         if (sb_ < head_) sb_ = head_;
         if (head_ != tail_) front_ = load(head_);
     }
 
 private:
-    LS_PAPER_HD u64 load(unsigned k) const { return k < sb_ ? gl_[k & gmask_] : sh_[(k & smask_) * stride_]; }
+    LS_QUEUE_HD u64 load(unsigned k) const { return k < sb_ ? gl_[k & gmask_] : sh_[(k & smask_) * stride_]; }
 
     u64* sh_ = nullptr;
     u64* gl_ = nullptr;
@@ -211,10 +196,8 @@ struct KernelParams {
     long long threads = 0;  // threads that work (each owns global rings when they spill); the rest return
 };
 
-LS_PAPER_HD long long offOf(long long t, int slope) { return (t * slope + 32768) >> 16; }
-
 // LineFamily::extent, step for step: the in-image range [t0, t1] of line c (t0 > t1: none).
-LS_PAPER_HD void lineExtent(long long c, int slope, int n, int m, int& t0, int& t1) {
+LS_QUEUE_HD void lineExtent(long long c, int slope, int n, int m, int& t0, int& t1) {
     t0 = 0;
     t1 = -1;
     if (n <= 0 || m <= 0) return;
@@ -227,7 +210,7 @@ LS_PAPER_HD void lineExtent(long long c, int slope, int n, int m, int& t0, int& 
     long long lo = 0, hi = n;
     while (lo < hi) {
         const long long mid = lo + (hi - lo) / 2;
-        const long long u = c + offOf(mid, slope);
+        const long long u = c + lineOffset(mid, slope);
         if (rising ? u >= 0 : u < m) hi = mid; else lo = mid + 1;
     }
     const long long first = lo;
@@ -235,12 +218,12 @@ LS_PAPER_HD void lineExtent(long long c, int slope, int n, int m, int& t0, int& 
     hi = n;
     while (lo < hi) {
         const long long mid = lo + (hi - lo) / 2;
-        const long long u = c + offOf(mid, slope);
+        const long long u = c + lineOffset(mid, slope);
         if (rising ? u >= m : u < 0) hi = mid; else lo = mid + 1;
     }
     const long long last = lo - 1;
     if (first > last) return;
-    const long long u0 = c + offOf(first, slope);
+    const long long u0 = c + lineOffset(first, slope);
     if (u0 < 0 || u0 >= m) return;
     t0 = static_cast<int>(first);
     t1 = static_cast<int>(last);
@@ -254,11 +237,11 @@ struct Span {
     long long line = 0;
     int base = 0, n = 0, padL = 0, len = 0, w = 1;
     int sFirst = 0, sLast = -1, shift = 0;
-    LS_PAPER_HD bool inLine(int j) const { return static_cast<unsigned>(j - padL) < static_cast<unsigned>(len); }
+    LS_QUEUE_HD bool inLine(int j) const { return static_cast<unsigned>(j - padL) < static_cast<unsigned>(len); }
 };
 
 template <Kind K>
-LS_PAPER_HD bool makeSpan(const KernelParams& p, long long item, Span& sp) {
+LS_QUEUE_HD bool makeSpan(const KernelParams& p, long long item, Span& sp) {
     sp.line = p.firstLine + item % p.lines;
     const int zone = static_cast<int>(item / p.lines);
     int t0, t1;
@@ -304,13 +287,13 @@ struct LineIO {
     long long line;
     int slope;
 
-    LS_PAPER_HD int minorAt(int t) const { return static_cast<int>(line + offOf(t, slope)); }
-    LS_PAPER_HD const T* srcPixel(int t, int u) const {
+    LS_QUEUE_HD int minorAt(int t) const { return static_cast<int>(line + lineOffset(t, slope)); }
+    LS_QUEUE_HD const T* srcPixel(int t, int u) const {
         if constexpr (YMajor) return reinterpret_cast<const T*>(src + static_cast<std::size_t>(t) * srcPitch) + u;
         else return reinterpret_cast<const T*>(src + static_cast<std::size_t>(u) * srcPitch) + t;
     }
-    LS_PAPER_HD T read(int t) const { return canonical(loadCached(srcPixel(t, minorAt(t)))); }
-    LS_PAPER_HD void write(int t, T v) const {
+    LS_QUEUE_HD T read(int t) const { return canonical(loadCached(srcPixel(t, minorAt(t)))); }
+    LS_QUEUE_HD void write(int t, T v) const {
         const int u = minorAt(t);
         if constexpr (TopHat) v = difference(loadCached(srcPixel(t, u)), v);
         reinterpret_cast<T*>(out + static_cast<std::size_t>(t) * outPitch)[u] = v;
@@ -320,13 +303,13 @@ struct LineIO {
 // ---- the three one-dimensional algorithms ---------------------------------------------------
 
 template <class T, class O, class IO>
-LS_PAPER_HD T sample(const Span& sp, const IO& io, int j) {
+LS_QUEUE_HD T sample(const Span& sp, const IO& io, int j) {
     return sp.inLine(j) ? io.read(sp.base + j) : O::top();
 }
 
 // Erosion (Ascending) or dilation (Descending): inner of P[s .. s+w−1] for every output window s.
 template <class T, class O, class IO, class Q>
-LS_PAPER_HD void slidingLine(const Span& sp, const IO& io, Q& q) {
+LS_QUEUE_HD void slidingLine(const Span& sp, const IO& io, Q& q) {
     const int w = sp.w;
     q.clear();
     for (int j = sp.sFirst; j <= sp.sLast + w - 1; ++j) {
@@ -342,7 +325,7 @@ LS_PAPER_HD void slidingLine(const Span& sp, const IO& io, Q& q) {
 // Bartovsky et al.'s streaming opening (closing with Descending), as fifoOpening of
 // line_algorithms_1d.h but started w−1 samples before the first output it owes.
 template <class T, class O, class IO, class Q>
-LS_PAPER_HD void fifoLine(const Span& sp, const IO& io, Q& inner, Q& outer) {
+LS_QUEUE_HD void fifoLine(const Span& sp, const IO& io, Q& inner, Q& outer) {
     const int w = sp.w;
     const int last = sp.n - w;  // the last window start
     const int j0 = sp.sFirst - w + 1 > 0 ? sp.sFirst - w + 1 : 0;
@@ -369,7 +352,7 @@ LS_PAPER_HD void fifoLine(const Span& sp, const IO& io, Q& inner, Q& outer) {
 }
 
 template <class T, class IO>
-LS_PAPER_HD void writeRange(const Span& sp, const IO& io, int from, int to, T v) {
+LS_QUEUE_HD void writeRange(const Span& sp, const IO& io, int from, int to, T v) {
     if (from < sp.sFirst) from = sp.sFirst;
     if (to > sp.sLast) to = sp.sLast;
     for (int s = from; s <= to; ++s) io.write(sp.base + s, v);
@@ -385,7 +368,7 @@ LS_PAPER_HD void writeRange(const Span& sp, const IO& io, int from, int to, T v)
 // highest valid cord can no longer decide anything and are dropped), and when a cord becomes valid
 // its start equals `pending`.
 template <class T, class O, class IO, class Q>
-LS_PAPER_HD void stackLine(const Span& sp, const IO& io, Q& cords) {
+LS_QUEUE_HD void stackLine(const Span& sp, const IO& io, Q& cords) {
     const int w = sp.w;
     const int j0 = sp.sFirst - w + 1 > 0 ? sp.sFirst - w + 1 : 0;
     const int jEnd = sp.sLast + w - 1 < sp.n - 1 ? sp.sLast + w - 1 : sp.n - 1;
@@ -432,7 +415,7 @@ LS_PAPER_HD void stackLine(const Span& sp, const IO& io, Q& cords) {
 }
 
 template <class T, Kind K, class IO, class Q>
-LS_PAPER_HD void runSpan(const Span& sp, const IO& io, Q& q0, Q& q1) {
+LS_QUEUE_HD void runSpan(const Span& sp, const IO& io, Q& q0, Q& q1) {
     using O = Ord<T, ascendingKind(K)>;
     if constexpr (slidingKind(K)) slidingLine<T, O>(sp, io, q0);
     else if constexpr (K == Kind::FifoOpen || K == Kind::FifoClose) fifoLine<T, O>(sp, io, q0, q1);
@@ -589,21 +572,21 @@ void launchTranspose(DeviceImageView<const T> t, DeviceImageView<const T> src, D
     LS_CUDA_CHECK_LAUNCH(transposeKernel);
 }
 
-#undef LS_PAPER_HD
+#undef LS_QUEUE_HD
 
-}  // namespace paper
+}  // namespace queue
 
 template <class T>
-void paperLineMorph(LineAlgorithm algorithm, MorphOp op, DeviceImageView<const T> src, DeviceImageView<T> dst,
+void queueLineMorph(LineAlgorithm algorithm, MorphOp op, DeviceImageView<const T> src, DeviceImageView<T> dst,
                     const LineFamily& family, Segment seg, CudaContext& ctx) {
-    using namespace paper;
+    using namespace queue;
     if (algorithm != LineAlgorithm::Fifo && algorithm != LineAlgorithm::Stack)
         throw Error(std::string("the kernels of Karas et al. are fifo (Bartovsky) and stack (Morard), not ") +
                     algorithmName(algorithm));
     if (src.width != dst.width || src.height != dst.height || family.width != src.width ||
         family.height != src.height)
-        throw Error("paperLineMorph: the images and the line family differ in size");
-    if (seg.a < 0 || seg.b < 0) throw Error("paperLineMorph: the segment must not be empty");
+        throw Error("queueLineMorph: the images and the line family differ in size");
+    if (seg.a < 0 || seg.b < 0) throw Error("queueLineMorph: the segment must not be empty");
     if (src.width <= 0 || src.height <= 0) return;
     if (family.majorLength() > kMaxMajorLength)
         throw Error("the kernels of Karas et al. take lines of at most " + std::to_string(kMaxMajorLength) +
@@ -625,7 +608,7 @@ void paperLineMorph(LineAlgorithm algorithm, MorphOp op, DeviceImageView<const T
     const Plan plan = planLaunch<T>(kind, family, seg, resident);
     if (plan.params.items <= 0) return;
     if (plan.sharedBytes > std::min<std::size_t>(ctx.sharedMemoryPerBlock(), 48 * 1024))
-        throw Error("paperLineMorph: the queues need more shared memory than a block has");
+        throw Error("queueLineMorph: the queues need more shared memory than a block has");
     u64* spill = plan.spillBytes ? static_cast<u64*>(ctx.buffer(BufferSlot::Scratch).reserve(plan.spillBytes)) : nullptr;
 
     // x-major lines are written transposed (rows: x, columns: y), then put in place.
@@ -644,11 +627,11 @@ void paperLineMorph(LineAlgorithm algorithm, MorphOp op, DeviceImageView<const T
     if (!family.yMajor) launchTranspose<T>(out, src, dst, topHat, stream);
 }
 
-template void paperLineMorph<std::uint8_t>(LineAlgorithm, MorphOp, DeviceImageView<const std::uint8_t>,
+template void queueLineMorph<std::uint8_t>(LineAlgorithm, MorphOp, DeviceImageView<const std::uint8_t>,
                                            DeviceImageView<std::uint8_t>, const LineFamily&, Segment, CudaContext&);
-template void paperLineMorph<std::uint16_t>(LineAlgorithm, MorphOp, DeviceImageView<const std::uint16_t>,
+template void queueLineMorph<std::uint16_t>(LineAlgorithm, MorphOp, DeviceImageView<const std::uint16_t>,
                                             DeviceImageView<std::uint16_t>, const LineFamily&, Segment, CudaContext&);
-template void paperLineMorph<float>(LineAlgorithm, MorphOp, DeviceImageView<const float>, DeviceImageView<float>,
+template void queueLineMorph<float>(LineAlgorithm, MorphOp, DeviceImageView<const float>, DeviceImageView<float>,
                                     const LineFamily&, Segment, CudaContext&);
 
 }  // namespace linescope::cuda
