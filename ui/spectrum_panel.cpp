@@ -1,7 +1,9 @@
 #include "ui/spectrum_panel.h"
 
+#include "app/io/atomic_file.h"
 #include "app/io/spectrum_export.h"
 
+#include <QBuffer>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -298,12 +300,22 @@ bool SpectrumPanel::exportPng(const QString& path, QString* error) const {
         return false;
     }
     const QImage image = plot(form()).view->grab().toImage();
-    QImageWriter writer(path, "png");
+    // Encoded in memory, then written atomically like every export (no truncated old file).
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, "png");
     if (!writer.write(image)) {
-        if (error) *error = tr("cannot write '%1': %2").arg(path, writer.errorString());
+        if (error) *error = tr("cannot encode '%1': %2").arg(path, writer.errorString());
         return false;
     }
-    return true;
+    try {
+        io::writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
 }
 
 QChartView* SpectrumPanel::chartView(Form form) const { return plot(form).view; }

@@ -131,10 +131,17 @@ int runContours(const ArgList& argList) {
     Args args(argList,
               {{"--threshold", true}, {"--otsu", false}, {"--mode", true}, {"--approx", true}, {"--json", true},
                {"--svg", true}, {"--svg-image", false}, {"--backend", true}, {"--algorithm", true},
-               {"--threads", true}, {"--timings", false}},
+               {"--threads", true}, {"--timings", false}, forceOptionSpec()},
               "contours");
-    if (args.helpRequested()) return printHelp(kHelp);
+    if (args.helpRequested()) {
+        printHelp(kHelp);
+        return printHelp(kForceHelp);
+    }
     args.requirePositionals({"IN"});
+    std::vector<std::string> outputs;
+    for (const char* o : {"--json", "--svg"})
+        if (auto path = args.value(o)) outputs.push_back(*path);
+    checkOutputs({args.positionals()[0]}, outputs, args.has("--force"));
     const std::string modeText = args.valueOr("--mode", "tree");
     const std::string approxText = args.valueOr("--approx", "none");
     ContourMode mode{};

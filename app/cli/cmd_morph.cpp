@@ -27,9 +27,11 @@ int runMorph(MorphOp op, const ArgList& argList) {
     auto specs = engineOptionSpecs();
     specs.push_back({"--length", true});
     specs.push_back({"--angle", true});
+    specs.push_back(forceOptionSpec());
     Args args(argList, specs, morphOpName(op));
     if (args.helpRequested()) {
         printHelp(kHelp);
+        printHelp(kForceHelp);
         return printHelp(kEngineOptionsHelp);
     }
     args.requirePositionals({"IN", "OUT"});
@@ -39,6 +41,7 @@ int runMorph(MorphOp op, const ArgList& argList) {
     const EngineOptions opt = engineOptionsFrom(args);
     const std::string& in = args.positionals()[0];
     const std::string& out = args.positionals()[1];
+    checkOutputs({in}, {out}, args.has("--force"));
 
     const cv::Mat src = io::readImage(in, notice);
     io::requireWritable(out, src.depth());

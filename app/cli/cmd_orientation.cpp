@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <numbers>
 #include <string>
+#include <vector>
 
 namespace linescope::cli {
 
@@ -68,9 +69,11 @@ int runOrientation(const ArgList& argList) {
     auto specs = engineOptionSpecs();
     for (const char* o : {"--block", "--length", "--angle-count", "--smoothing", "--method", "--csv", "--needles"})
         specs.push_back({o, true});
+    specs.push_back(forceOptionSpec());
     Args args(argList, specs, "orientation");
     if (args.helpRequested()) {
         printHelp(kHelp);
+        printHelp(kForceHelp);
         return printHelp(kEngineOptionsHelp);
     }
     args.requirePositionals({"IMAGE"});
@@ -84,6 +87,10 @@ int runOrientation(const ArgList& argList) {
     p.method = method == "block" ? OrientationMethod::BlockSpectrum : OrientationMethod::PixelArg;
     const auto csv = args.value("--csv");
     const auto needles = args.value("--needles");
+    std::vector<std::string> outputs;
+    if (csv) outputs.push_back(*csv);
+    if (needles) outputs.push_back(*needles);
+    checkOutputs({args.positionals()[0]}, outputs, args.has("--force"));
     const EngineOptions opt = engineOptionsFrom(args);
     const cv::Mat image = io::readImage(args.positionals()[0], notice);
     if (needles) io::requireWritable(*needles, CV_8U, 3);

@@ -55,9 +55,11 @@ int runSkew(const ArgList& argList) {
     specs.push_back({"--bright-lines", false});
     specs.push_back({"--deskew", true});
     specs.push_back({"--border", true});
+    specs.push_back(forceOptionSpec());
     Args args(argList, specs, "skew");
     if (args.helpRequested()) {
         printHelp(kHelp);
+        printHelp(kForceHelp);
         return printHelp(kEngineOptionsHelp);
     }
     args.requirePositionals({"PAGE"});
@@ -75,6 +77,7 @@ int runSkew(const ArgList& argList) {
     if (border != "replicate" && border != "white")
         throw UsageError("--border must be replicate or white, got '" + border + "'");
     const auto deskewOut = args.value("--deskew");
+    if (deskewOut) checkOutputs({args.positionals()[0]}, {*deskewOut}, args.has("--force"));
     const EngineOptions opt = engineOptionsFrom(args);
 
     const cv::Mat page = io::readImage(args.positionals()[0], notice);

@@ -12,6 +12,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <vector>
+
+#ifndef LINESCOPE_VERSION
+#define LINESCOPE_VERSION "unknown"
+#endif
 
 namespace linescope::cli {
 
@@ -31,7 +36,11 @@ constexpr const char* kHelp =
     "  spectrum.csv              index,angle,sum\n"
     "  spectrum.json             {\"op\", \"length\", \"angles\", \"spectrum\"}; exact integers for\n"
     "                            integer images\n"
-    "and prints a one-line summary.\n"
+    "  manifest.json             {\"complete\": true, \"files\": [...], the parameters}: removed\n"
+    "                            before the first file is replaced and written after the\n"
+    "                            last, so a folder without it is incomplete (a failed or\n"
+    "                            killed run)\n"
+    "and prints a one-line summary. Each file is written whole or not at all.\n"
     "\n"
     "options:\n"
     "  --length L         the segment's length in pixels, 1 … 1000000\n"
@@ -45,9 +54,39 @@ std::string spectrumValue(const SweepResult<T>& r, std::size_t k) {
     else return io::jsonNumber(r.spectrumExact[k]);
 }
 
+constexpr const char* kManifest = "manifest.json";
+
+// The files a sweep writes into its folder, in the order written, the manifest last.
+std::vector<std::string> sweepFileNames(int depth) {
+    const std::string ext = io::defaultExtensionFor(depth);
+    return {"supremum." + ext, "infimum." + ext,  "strength." + ext, "orientation.png",
+            "orientation-angles.tiff", "spectrum.csv", "spectrum.json", kManifest};
+}
+
+void removeManifest(const std::filesystem::path& dir) {
+    std::error_code ec;
+    std::filesystem::remove(dir / kManifest, ec);
+    if (ec) throw io::IoError("cannot remove '" + (dir / kManifest).string() + "': " + ec.message());
+}
+
+// Written last: its presence says every other file of the folder comes from this run.
+void writeManifest(const std::filesystem::path& dir, const std::string& input, const SweepRequest& req, int depth) {
+    std::string files;
+    for (const std::string& name : sweepFileNames(depth))
+        if (name != kManifest) files += (files.empty() ? "" : ", ") + io::jsonString(name);
+    io::writeTextFile((dir / kManifest).string(),
+                      "{\"complete\": true, \"command\": \"sweep\", \"version\": " + io::jsonString(LINESCOPE_VERSION) +
+                          ", \"input\": " + io::jsonString(input) + ", \"op\": " + io::jsonString(morphOpName(req.op)) +
+                          ", \"length\": " + std::to_string(req.length) + ", \"angles\": {\"start\": " +
+                          io::jsonNumber(req.angles.start) + ", \"step\": " + io::jsonNumber(req.angles.step) +
+                          ", \"count\": " + std::to_string(req.angles.count) + "}, \"pixel_type\": " +
+                          io::jsonString(io::depthName(depth)) + ", \"files\": [" + files + "]}\n");
+}
+
 template <class T>
 void writeResults(const SweepResult<T>& r, const std::filesystem::path& dir, int length) {
     const std::string ext = io::defaultExtensionFor(io::cvDepthOf<T>());
+    removeManifest(dir);
     io::writeImage((dir / ("supremum." + ext)).string(), io::matOf(r.sup));
     io::writeImage((dir / ("infimum." + ext)).string(), io::matOf(r.inf));
     io::writeImage((dir / ("strength." + ext)).string(), io::matOf(r.strength));
@@ -86,9 +125,11 @@ int runSweep(const ArgList& argList) {
     specs.push_back({"--angles", true});
     specs.push_back({"--op", true});
     specs.push_back({"--out-dir", true});
+    specs.push_back(forceOptionSpec());
     Args args(argList, specs, "sweep");
     if (args.helpRequested()) {
         printHelp(kHelp);
+        printHelp(kForceHelp);
         return printHelp(kEngineOptionsHelp);
     }
     args.requirePositionals({"IN"});
@@ -103,8 +144,12 @@ int runSweep(const ArgList& argList) {
     if (!outDir || outDir->empty()) throw UsageError("'sweep' needs --out-dir DIR");
     const EngineOptions opt = engineOptionsFrom(args);
 
-    const cv::Mat src = io::readImage(args.positionals()[0], notice);
+    const std::string& input = args.positionals()[0];
+    const cv::Mat src = io::readImage(input, notice);
     const std::filesystem::path dir(*outDir);
+    std::vector<std::string> outputs;
+    for (const std::string& name : sweepFileNames(src.depth())) outputs.push_back((dir / name).string());
+    checkOutputs({input}, outputs, args.has("--force"));
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec || !std::filesystem::is_directory(dir))
@@ -113,6 +158,7 @@ int runSweep(const ArgList& argList) {
     io::visitPixelType(src, [&]<class T>(std::type_identity<T>) {
         const SweepResult<T> r = sweep<T>(io::viewOf<T>(src), req, opt);
         writeResults(r, dir, req.length);
+        writeManifest(dir, input, req, src.depth());
         char line[256];
         std::snprintf(line, sizeof line, "sweep: %s, length %d, %d angles from %g step %g, %dx%d %s -> ",
                       morphOpName(req.op), req.length, req.angles.count, req.angles.start, req.angles.step,

@@ -3,7 +3,9 @@
 #include "compute/image.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <system_error>
 
 namespace linescope::cli {
 
@@ -12,6 +14,17 @@ std::string shortNumber(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", v);
     return buf;
+}
+
+// Whether `a` and `b` name the same file: the same inode when both exist, else the same
+// absolute path once "." and ".." and links in the existing part are resolved.
+bool sameFile(const std::string& a, const std::string& b) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
+    const fs::path ca = fs::weakly_canonical(fs::absolute(a, ec), ec);
+    const fs::path cb = fs::weakly_canonical(fs::absolute(b, ec), ec);
+    return !ec && ca == cb;
 }
 
 std::vector<std::string>& pendingNotices() {
@@ -92,6 +105,34 @@ AngleSet anglesFrom(const Args& args, const std::string& fallback) {
     } catch (const Error& e) {
         throw UsageError(std::string("--angles: ") + e.what());
     }
+}
+
+OptionSpec forceOptionSpec() { return {"--force", false}; }
+
+const char* const kForceHelp =
+    "  --force            write even when an output is one of the input files (which is then\n"
+    "                     replaced); without it that is an error\n";
+
+void checkOutputs(const std::vector<std::string>& inputs, const std::vector<std::string>& outputs, bool force) {
+    std::string replaced;
+    int replacedCount = 0;
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const std::string& out = outputs[i];
+        for (std::size_t j = 0; j < i; ++j)
+            if (sameFile(outputs[j], out))
+                throw UsageError("'" + outputs[j] + "' and '" + out + "' are the same file: give each output its own name");
+        for (const std::string& in : inputs)
+            if (!force && sameFile(in, out))
+                throw UsageError("the output '" + out + "' is the input '" + in +
+                                 "': refusing to overwrite it (name another output, or give --force)");
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(out, ec)) {
+            replaced += (replacedCount ? ", '" : "'") + out + "'";
+            ++replacedCount;
+        }
+    }
+    if (replacedCount == 1) notice("replaced the existing file " + replaced);
+    else if (replacedCount > 1) notice("replaced " + std::to_string(replacedCount) + " existing files: " + replaced);
 }
 
 int printHelp(const char* text) {

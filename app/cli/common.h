@@ -36,6 +36,14 @@ double millisecondsSince(std::chrono::steady_clock::time_point start);
 // --angles start:stop:step (stop excluded), via AngleSet::parse; a bad text is a UsageError.
 AngleSet anglesFrom(const Args& args, const std::string& fallback);
 
+// --force: the flag of every command that writes files, and its help line.
+OptionSpec forceOptionSpec();
+extern const char* const kForceHelp;
+// Before a command writes: an output that is one of its inputs (the same file, however
+// named) is a UsageError naming both, unless `force`; two outputs naming the same file are
+// always one. Queues one notice listing the existing files the run will replace.
+void checkOutputs(const std::vector<std::string>& inputs, const std::vector<std::string>& outputs, bool force);
+
 // The lines of help text printed for --help; returns 0.
 int printHelp(const char* text);
 

@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 #include <QPixmap>
+#include <QSaveFile>
 
 #include <cstdio>
 
@@ -49,8 +50,12 @@ void WindowScreenshot::poll() {
     quietPolls_ = settled() ? quietPolls_ + 1 : 0;
     if (quietPolls_ >= kQuietPollsNeeded) {
         const QPixmap shot = window_.grab();
-        if (shot.isNull() || !shot.save(path_, "PNG"))
-            finish(1, QStringLiteral("could not write the screenshot %1").arg(path_));
+        // QSaveFile: a temporary file renamed over path_ when complete, so a failed run never
+        // leaves a truncated screenshot where the previous one was.
+        QSaveFile file(path_);
+        if (shot.isNull() || !file.open(QIODevice::WriteOnly) || !shot.save(&file, "PNG") || !file.commit())
+            finish(1, QStringLiteral("could not write the screenshot %1%2")
+                          .arg(path_, file.error() == QFileDevice::NoError ? QString() : ": " + file.errorString()));
         else
             finish(0, QStringLiteral("screenshot %1 (%2x%3)").arg(path_).arg(shot.width()).arg(shot.height()));
     } else if (clock_.elapsed() > timeoutMs_) {

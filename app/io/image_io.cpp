@@ -1,5 +1,6 @@
 #include "app/io/image_io.h"
 
+#include "app/io/atomic_file.h"
 #include "app/io/image_header.h"
 #include "app/io/memory_budget.h"
 
@@ -15,6 +16,7 @@
 #include <new>
 #include <system_error>
 #include <sys/stat.h>
+#include <vector>
 #include <unistd.h>
 
 namespace linescope::io {
@@ -277,25 +279,23 @@ void requireWritable(const std::string& path, int depth, int channels) {
 void writeImage(const std::string& path, const cv::Mat& image) {
     quietOpenCvLogs();
     requireWritable(path, image.depth(), image.channels());
+    // Encoded in memory, then written atomically: a failing or killed run never leaves a
+    // truncated image where the previous one was.
+    std::vector<uchar> bytes;
     bool ok = false;
     std::string codec;
     {
         StderrCapture capture;
         try {
-            ok = cv::imwrite(path, image);
+            ok = cv::imencode("." + extensionOf(path), image, bytes);
         } catch (const cv::Exception& e) {
             codec = e.err;
         }
         const std::string line = capture.firstLine();
         if (codec.empty()) codec = line;
     }
-    if (!ok) {
-        const auto dir = std::filesystem::path(path).parent_path();
-        std::error_code ec;
-        if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
-            throw IoError("cannot write '" + path + "': the folder '" + dir.string() + "' does not exist");
-        throw IoError(withCodecMessage("cannot write '" + path + "'", codec));
-    }
+    if (!ok) throw IoError(withCodecMessage("cannot encode '" + path + "'", codec));
+    writeFileAtomically(path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 }  // namespace linescope::io

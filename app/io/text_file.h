@@ -5,7 +5,8 @@
 
 namespace linescope::io {
 
-// Writes `text` to `path`, replacing it. Throws IoError ("cannot write '…'") on failure.
+// Writes `text` to `path` atomically (see writeFileAtomically), replacing it. Throws IoError
+// ("cannot write '…': reason") on failure, leaving `path` as it was.
 void writeTextFile(const std::string& path, const std::string& text);
 
 }  // namespace linescope::io

@@ -6,6 +6,7 @@
 #include "tests/support/opencv_images.h"
 #include "tests/support/random_images.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -24,6 +25,8 @@
 #include <map>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 using namespace linescope;
 
@@ -86,6 +89,16 @@ const char* typeName() {
 }
 
 std::string str(const QString& s) { return s.toStdString(); }
+
+QByteArray contents(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<unreadable>");
+}
+
+// The files of a folder, hidden ones (left-over temporary files) included.
+QStringList filesIn(const QString& dir) {
+    return QDir(dir).entryList(QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
+}
 
 using test::holesByDepth;
 
@@ -648,6 +661,133 @@ private slots:
         }
         const CliRun r = runCli(args);
         verifyError(r, code);
+    }
+
+    // An output that is an input (however it is spelled) is refused with exit status 2 and
+    // the input untouched; --force allows it; replacing any existing file is said on stderr.
+    void outputsNeverReplaceInputs() {
+        QVERIFY(QDir(dir_.path()).mkpath(QStringLiteral("clash")));
+        const QString in = path("clash/in.png");
+        QVERIFY(QFile::copy(path("u8.png"), in));
+        QVERIFY(::link(str(in).c_str(), spath("clash/hard.png").c_str()) == 0);
+        const QByteArray before = contents(in);
+        const QStringList open{"open", "--length", "5", "--backend", "cpu"};
+        for (const QString& out : {in, path("clash/./in.png"), path("clash/../clash/in.png"), path("clash/hard.png")}) {
+            const CliRun r = runCli(open + QStringList{in, out});
+            verifyError(r, 2);
+            QVERIFY2(r.err.contains(QStringLiteral("refusing to overwrite")) && r.err.contains(out), qPrintable(r.describe()));
+            QCOMPARE(contents(in), before);
+        }
+        QVERIFY(QDir().mkpath(path("clash/sweep")) && QFile::copy(in, path("clash/sweep/supremum.png")));
+        const QList<QStringList> others = {
+            {"skew", in, "--deskew", in},
+            {"orientation", in, "--csv", path("clash/o.csv"), "--needles", in},
+            {"contours", "--threshold", "9", in, "--svg", in},
+            {"sweep", "--length", "5", "--angles", "0:180:45", path("clash/sweep/supremum.png"), "--out-dir",
+             path("clash/sweep")}};
+        for (const QStringList& args : others) {
+            const CliRun r = runCli(args);
+            verifyError(r, 2);
+            QVERIFY2(r.err.contains(QStringLiteral("refusing to overwrite")), qPrintable(r.describe()));
+        }
+        QCOMPARE(contents(in), before);
+        QCOMPARE(filesIn(path("clash/sweep")), QStringList{"supremum.png"});
+
+        // Two outputs naming one file are refused even with --force.
+        const CliRun same = runCli({"contours", "--threshold", "9", in, "--json", path("clash/c.txt"), "--svg",
+                                    path("clash/./c.txt"), "--force"});
+        verifyError(same, 2);
+        QVERIFY2(same.err.contains(QStringLiteral("same file")), qPrintable(same.describe()));
+
+        // --force replaces the input with the result, and says so.
+        const CliRun expected = runCli(open + QStringList{in, path("clash/expected.png")});
+        QVERIFY2(expected.code == 0 && expected.err.isEmpty(), qPrintable(expected.describe()));
+        const CliRun forced = runCli(open + QStringList{in, in, "--force"});
+        QVERIFY2(forced.code == 0, qPrintable(forced.describe()));
+        QCOMPARE(nonEmptyLines(forced.err), QStringList{"linescope-cli: note: replaced the existing file '" + in + "'"});
+        QCOMPARE(contents(in), contents(path("clash/expected.png")));
+        QCOMPARE(contents(path("clash/hard.png")), before);  // the old inode: a new file was renamed in
+        const CliRun again = runCli(open + QStringList{path("u8.png"), path("clash/expected.png")});
+        QCOMPARE(nonEmptyLines(again.err),
+                 QStringList{"linescope-cli: note: replaced the existing file '" + path("clash/expected.png") + "'"});
+    }
+
+    // A sweep folder is complete when manifest.json is there: it is written last and removed
+    // before the first file changes, so a run that fails half-way leaves none.
+    void sweepManifestMarksACompleteFolder() {
+        const QString out = path("manifest");
+        const QStringList args{"sweep", "--length", "5", "--angles", "0:180:30", "--backend", "cpu", path("u16.png"),
+                               "--out-dir", out};
+        const CliRun first = runCli(args);
+        QVERIFY2(first.code == 0 && first.err.isEmpty(), qPrintable(first.describe()));
+        QJsonParseError error{};
+        const QJsonObject manifest = QJsonDocument::fromJson(contents(out + "/manifest.json"), &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        QCOMPARE(manifest.value("complete").toBool(), true);
+        QCOMPARE(manifest.value("input").toString(), path("u16.png"));
+        QCOMPARE(manifest.value("length").toInt(), 5);
+        QCOMPARE(manifest.value("pixel_type").toString(), QStringLiteral("uint16"));
+        QCOMPARE(manifest.value("angles").toObject().value("count").toInt(), 6);
+        QStringList listed;
+        for (const auto& f : manifest.value("files").toArray()) listed << f.toString();
+        QCOMPARE(listed, (QStringList{"supremum.png", "infimum.png", "strength.png", "orientation.png",
+                                      "orientation-angles.tiff", "spectrum.csv", "spectrum.json"}));
+        QStringList all = listed + QStringList{"manifest.json"};
+        all.sort();
+        QCOMPARE(filesIn(out), all);
+
+        // spectrum.json cannot be written now (a folder took its name): the run fails after
+        // writing the images, and the folder says it is incomplete.
+        QVERIFY(QFile::remove(out + "/spectrum.json") && QDir(out).mkdir("spectrum.json"));
+        const CliRun failed = runCli(args);
+        verifyError(failed, 1);
+        QVERIFY2(failed.err.contains(QStringLiteral("spectrum.json': it is a folder")), qPrintable(failed.describe()));
+        QVERIFY(!QFile::exists(out + "/manifest.json"));
+        all.removeAll("manifest.json");
+        QCOMPARE(filesIn(out), all);  // and no temporary file left
+    }
+
+    // The reason of a failed write comes from the system.
+    void writeFailuresSayWhy() {
+        if (QFile::exists(QStringLiteral("/dev/full"))) {
+            const CliRun r = runCli({"contours", "--threshold", "9", path("u8.png"), "--json", "/dev/full"});
+            verifyError(r, 1);
+            QVERIFY2(r.err.contains(QStringLiteral("cannot write '/dev/full': No space left on device")),
+                     qPrintable(r.describe()));
+        }
+        const CliRun notFolder = runCli({"open", "--length", "5", "--backend", "cpu", path("u8.png"), path("u8.png/x.png")});
+        verifyError(notFolder, 1);
+        QVERIFY2(notFolder.err.contains("'" + path("u8.png") + "' is not a folder"), qPrintable(notFolder.describe()));
+        const CliRun folder = runCli({"orientation", "--backend", "cpu", path("u8.png"), "--csv", dir_.path()});
+        verifyError(folder, 1);
+        QVERIFY2(folder.err.contains(QStringLiteral("it is a folder")), qPrintable(folder.describe()));
+    }
+
+    // Two runs writing the same file at once: both succeed and the file is one of the two
+    // results, whole (it used to be a corrupt mix).
+    void concurrentRunsLeaveOneWholeResult() {
+        cv::Mat big(700, 900, CV_8UC1);
+        cv::theRNG().state = 7;
+        cv::randu(big, 0, 256);
+        QVERIFY(cv::imwrite(spath("race_in.png"), big));
+        auto args = [&](const char* angle, const QString& out) {
+            return QStringList{"open", "--length", "9", "--angle", angle, "--backend", "cpu", path("race_in.png"), out};
+        };
+        QVERIFY(runCli(args("0", path("race_0.png"))).code == 0);
+        QVERIFY(runCli(args("90", path("race_90.png"))).code == 0);
+        const QByteArray a = contents(path("race_0.png")), b = contents(path("race_90.png"));
+        QVERIFY(a != b);
+        for (int round = 0; round < 3; ++round) {
+            QProcess p0, p90;
+            p0.start(QStringLiteral(LINESCOPE_CLI_PATH), args("0", path("race.png")));
+            p90.start(QStringLiteral(LINESCOPE_CLI_PATH), args("90", path("race.png")));
+            QVERIFY(p0.waitForFinished(300000) && p90.waitForFinished(300000));
+            QCOMPARE(p0.exitCode(), 0);
+            QCOMPARE(p90.exitCode(), 0);
+            const QByteArray result = contents(path("race.png"));
+            QVERIFY2(result == a || result == b, "the file is neither run's result");
+        }
+        QVERIFY(filesIn(dir_.path()).filter(QStringLiteral(".tmp-")).isEmpty());
     }
 
     void benchQuick() {

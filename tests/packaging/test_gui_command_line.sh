@@ -59,6 +59,8 @@ expect 0 "screenshot .*orientation.png \(1600x1000\)" "--screenshot saves the dr
   --screenshot "$out/orientation.png" "$samples/fingerprint.png"
 expect 0 "strongly coloured" "the screenshot shows the orientation colours" -- \
   "$checker" "$out/orientation.png" --size 1600x1000 --min-orientation-colour 0.05
+expect 1 "could not write the screenshot .*no-such-folder/s.png: " "a screenshot that cannot be written says why" -- \
+  run_gui --window-size 800x500 --screenshot "$out/no-such-folder/s.png" "$samples/fingerprint.png"
 # The same window on the original view has no orientation colours: the checker can fail.
 expect 0 "screenshot" "--view original draws the image alone" -- \
   run_gui --view original --window-size 1600x1000 --screenshot "$out/original.png" "$samples/fingerprint.png"

@@ -3,11 +3,13 @@
 // and Deskew, and the CSV/PNG exports read back.
 #include "ui/spectrum_panel.h"
 
+#include "app/io/atomic_file.h"
 #include "compute/sweep.h"
 
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -20,6 +22,7 @@
 #include <QTest>
 #include <QValueAxis>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -330,6 +333,29 @@ private slots:
             QVERIFY2(error.contains(png), qPrintable(error));
         }
         QVERIFY(panel_->hasSpectrum());  // nothing lost
+    }
+
+    // A full disk half-way through an export keeps the previous file whole.
+    void failedExportKeepsThePreviousFile() {
+        panel_->setSweep(session::AnySweep(u8_), QString());
+        QTemporaryDir dir;
+        for (const QString name : {"s.png", "s.csv"}) {
+            const QString path = dir.filePath(name);
+            QString error;
+            QVERIFY2(name.endsWith(".png") ? panel_->exportPng(path, &error) : panel_->exportCsv(path, &error),
+                     qPrintable(error));
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray before = file.readAll();
+            file.close();
+            io::failNextWriteForTesting(ENOSPC, static_cast<std::size_t>(before.size() / 2));
+            panel_->setCurrentAngle(45);  // a different picture
+            QVERIFY(!(name.endsWith(".png") ? panel_->exportPng(path, &error) : panel_->exportCsv(path, &error)));
+            QVERIFY2(error.contains(QStringLiteral("No space left on device")), qPrintable(error));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QCOMPARE(file.readAll(), before);
+        }
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 2);  // no temporary file left
     }
 };
 
