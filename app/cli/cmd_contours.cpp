@@ -133,7 +133,7 @@ int runContours(const ArgList& argList) {
                {"--svg", true}, {"--svg-image", false}, {"--backend", true}, {"--algorithm", true},
                {"--threads", true}, {"--timings", false}},
               "contours");
-    if (args.helpRequested()) return printHelp(kHelp);
+    if (args.helpRequested()) return printHelp(args, kHelp);
     args.requirePositionals({"IN"});
     const std::string modeText = args.valueOr("--mode", "tree");
     const std::string approxText = args.valueOr("--approx", "none");
@@ -152,10 +152,8 @@ int runContours(const ArgList& argList) {
     const std::string algorithm = args.valueOr("--algorithm", "engine");
     if (algorithm != "engine" && algorithm != "opencv")
         throw UsageError("--algorithm must be engine or opencv, got '" + algorithm + "'");
-    const int threads = static_cast<int>(parseInteger(args.valueOr("--threads", "0"), "--threads", 0, 4096));
-    const std::string backendText = args.valueOr("--backend", "auto");
-    if (backendText != "cpu" && backendText != "cuda" && backendText != "auto")
-        throw UsageError("--backend must be cpu, cuda or auto, got '" + backendText + "'");
+    const int threads = threadsFrom(args);
+    const Backend requestedBackend = backendFrom(args);
 
     const bool otsu = args.has("--otsu");
     const auto thresholdText = args.value("--threshold");
@@ -184,7 +182,7 @@ int runContours(const ArgList& argList) {
 
     // Auto falls back to the CPU quietly (the contours are the same); an explicit cuda
     // without a usable GPU throws "the CUDA backend is not available: ...".
-    const Backend backend = algorithm == "engine" ? resolveBackend(parseBackend(backendText)) : Backend::Cpu;
+    const Backend backend = algorithm == "engine" ? resolveBackend(requestedBackend) : Backend::Cpu;
     const Traced t = algorithm == "engine" ? traceWithEngine(binary, mode, approx, backend, threads)
                                            : traceWithOpenCV(binary, mode, approx);
     if (args.has("--timings")) {

@@ -28,10 +28,7 @@ int runMorph(MorphOp op, const ArgList& argList) {
     specs.push_back({"--length", true});
     specs.push_back({"--angle", true});
     Args args(argList, specs, morphOpName(op));
-    if (args.helpRequested()) {
-        printHelp(kHelp);
-        return printHelp(kEngineOptionsHelp);
-    }
+    if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kEngineOptionsHelp);
     args.requirePositionals({"IN", "OUT"});
     LineParams p;
     p.length = lengthFrom(args);
