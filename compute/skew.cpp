@@ -147,13 +147,13 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
     if (p.refineRange > 0 && skewFineAngleCount(p.refineRange, p.refineStep) > kMaxSweepAngles)
         throw Error("the skew refinement over ±" + shortNumber(p.refineRange) + "° in steps of " +
                     shortNumber(p.refineStep) + "° gives more than " + std::to_string(kMaxSweepAngles) + " angles");
+    requireNoNaN(page);
     SkewEstimate e;
     e.reduction = skewReduction(p, page.width);
     if (const int minSide = minimumSkewPageSide(e.reduction); page.width < minSide || page.height < minSide)
         throw Error("the page is " + std::to_string(page.width) + "×" + std::to_string(page.height) +
                     " pixels: too small for a skew estimate, which needs at least " + std::to_string(minSide) + "×" +
                     std::to_string(minSide) + (e.reduction > 1 ? " at reduction " + std::to_string(e.reduction) : ""));
-    requireNoNaN(page);
     const MorphOp op = p.darkLines ? MorphOp::Close : MorphOp::Open;
 
     // The working page: reduced, then its ink smeared along the lines' middle direction.

@@ -709,6 +709,9 @@ private slots:
                                     << QStringList{"--angles", "'0xb4'"};
         QTest::newRow("refine-step 1e-4") << QStringList{"skew", "--refine-step", "1e-4", u8} << 2
                                           << QStringList{"--refine-step 1e-4", "at most 720"};
+        for (const char* workload : {"open-0x1e-41", "open-30- 41", "open-30-41.5", "open-inf-41", "open--41"})
+            QTest::addRow("workload %s", workload) << QStringList{"bench", "--workload", workload} << 2
+                                                   << QStringList{QStringLiteral("unknown workload '%1'").arg(workload)};
         QTest::newRow("short option -l") << open + QStringList{"-l", u8, out} << 2 << QStringList{"unknown option '-l'"};
         QTest::newRow("short option -x=1") << open + QStringList{u8, out, "-x=1"} << 2
                                            << QStringList{"unknown option '-x=1'"};
