@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 namespace linescope {
 
@@ -104,7 +106,24 @@ SkewResult skewFromSpectrum(const std::vector<double>& spectrum, const AngleSet&
 
 int defaultSkewLength(int width, int /*height*/) { return std::max(3, width * 3 / 5); }
 
+int minimumSkewPageSide(int reduction) { return 2 * std::max(1, reduction) * kSkewMinCoarseSide; }
+
+int skewReduction(const SkewParams& p, int width) {
+    return p.reduction > 0 ? p.reduction : std::max(1, static_cast<int>(std::lround(double(width) / kSkewWorkingWidth)));
+}
+
+long long skewFineAngleCount(double refineRange, double refineStep) {
+    const double half = std::max(1.0, std::round(refineRange / refineStep));
+    return half > 5e8 ? 1'000'000'000 : 2 * static_cast<long long>(half) + 1;
+}
+
 namespace {
+
+std::string shortNumber(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
 
 template <class T>
 std::vector<double> spectrumOf(ImageView<const T> page, MorphOp op, int length, const AngleSet& angles,
@@ -125,10 +144,16 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
     if (!(p.refineRange >= 0) || !(p.refineStep > 0)) throw Error("the skew refinement needs a range ≥ 0 and a step > 0");
     if (p.reduction < 0 || p.length < 0 || !(p.smear >= 0 && p.smear < 1))
         throw Error("the skew parameters must not be negative (smear: a share of the width below 1)");
+    if (p.refineRange > 0 && skewFineAngleCount(p.refineRange, p.refineStep) > kMaxSweepAngles)
+        throw Error("the skew refinement over ±" + shortNumber(p.refineRange) + "° in steps of " +
+                    shortNumber(p.refineStep) + "° gives more than " + std::to_string(kMaxSweepAngles) + " angles");
     requireNoNaN(page);
     SkewEstimate e;
-    e.reduction = p.reduction > 0 ? p.reduction
-                                  : std::max(1, static_cast<int>(std::lround(double(page.width) / kSkewWorkingWidth)));
+    e.reduction = skewReduction(p, page.width);
+    if (const int minSide = minimumSkewPageSide(e.reduction); page.width < minSide || page.height < minSide)
+        throw Error("the page is " + std::to_string(page.width) + "×" + std::to_string(page.height) +
+                    " pixels: too small for a skew estimate, which needs at least " + std::to_string(minSide) + "×" +
+                    std::to_string(minSide) + (e.reduction > 1 ? " at reduction " + std::to_string(e.reduction) : ""));
     const MorphOp op = p.darkLines ? MorphOp::Close : MorphOp::Open;
 
     // The working page: reduced, then its ink smeared along the lines' middle direction.
@@ -155,15 +180,24 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
 
     // Fine: around the coarse estimate on the working page. The valley must lie inside the
     // window, with the spectrum rising on both sides: where it reaches an end (thick lines,
-    // short segments: a wide flat floor), the window doubles, up to the coarse range.
+    // short segments: a wide flat floor), the window doubles, up to the coarse range. The
+    // window stays within the coarse range: an end of the range bounds the valley too.
     const double coarseHalfRange = 0.5 * std::abs(p.angles.step) * std::max(p.angles.count - 1, 1);
+    const double first = p.angles.angle(0), last = p.angles.angle(p.angles.count - 1);
+    const double lo = std::min(first, last), hi = std::max(first, last);
+    // c.angle is normalized to (-90, 90]: the same direction nearest the coarse range.
+    const double centre = c.angle + 180 * std::round((0.5 * (lo + hi) - c.angle) / 180);
+    auto stepsWithin = [&](double span, int half) {
+        return std::clamp(static_cast<int>(std::floor(span / p.refineStep + 1e-9)), 0, half);
+    };
     double range = p.refineRange;
     for (;;) {
         const int half = std::max(1, static_cast<int>(std::lround(range / p.refineStep)));
-        const AngleSet fine{c.angle - half * p.refineStep, p.refineStep, 2 * half + 1};
+        const int below = stepsWithin(centre - lo, half), above = stepsWithin(hi - centre, half);
+        const AngleSet fine{centre - below * p.refineStep, p.refineStep, below + above + 1};
         const std::vector<double> fineSpectrum = spectrumOf<T>(work, op, e.length, fine, opt);
         const Valley v = valleyOf(fineSpectrum, p.darkLines);
-        const bool bracketed = v.lo > 0 && v.hi < fine.count - 1;
+        const bool bracketed = (v.lo > 0 || below < half) && (v.hi < fine.count - 1 || above < half);
         if (bracketed || range >= coarseHalfRange || fine.count * 2 > kMaxSweepAngles) {
             e.angle = skewFromSpectrum(fineSpectrum, fine, p.darkLines).angle;
             return e;

@@ -58,6 +58,22 @@ struct SkewParams {
 // The λ of a stage run on a page `width` pixels wide: 3/5 of it, at least 3.
 int defaultSkewLength(int width, int height);
 
+// The coarse stage works on the page reduced by 2 × reduction, which must keep at least
+// kSkewMinCoarseSide pixels a side for a spectrum that says anything: smaller pages are
+// refused (a 1×1 page has a flat spectrum and no angle).
+inline constexpr int kSkewMinCoarseSide = 8;
+// The smallest page side estimateSkew takes at this reduction factor (≥ 1).
+int minimumSkewPageSide(int reduction);
+// The reduction factor estimateSkew uses for a page `width` pixels wide (p.reduction, or
+// width / kSkewWorkingWidth rounded, at least 1).
+int skewReduction(const SkewParams& p, int width);
+// The number of angles of the fine stage's first window: 2·round(range / step) + 1, at
+// least 3 (capped at a billion); estimateSkew refuses more than kMaxSweepAngles.
+long long skewFineAngleCount(double refineRange, double refineStep);
+
+// Throws Error on an empty page, one smaller than minimumSkewPageSide, NaN pixels, or
+// parameters out of range. The angle returned lies within the range of p.angles (as a
+// direction, modulo 180°): the fine stage searches no further than the coarse one.
 template <class T>
 SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p = {}, const EngineOptions& opt = {});
 

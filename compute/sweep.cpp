@@ -12,6 +12,7 @@
 #include "compute/thread_pool.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <vector>
@@ -38,9 +39,10 @@ AngleSet AngleSet::parse(const std::string& text) {
         const std::size_t end = i < 2 ? text.find(':', pos) : text.size();
         if (end == std::string::npos) throw bad("three numbers separated by ':' are needed");
         const std::string part = text.substr(pos, end - pos);
-        char* stop = nullptr;
-        v[i] = std::strtod(part.c_str(), &stop);
-        if (part.empty() || stop != part.c_str() + part.size() || !std::isfinite(v[i]))
+        // from_chars, unlike strtod, takes no spaces and no hexadecimal; one leading '+' is allowed.
+        const char* first = part.data() + (part.size() > 1 && part[0] == '+' && part[1] != '-' ? 1 : 0);
+        const auto [stop, ec] = std::from_chars(first, part.data() + part.size(), v[i], std::chars_format::general);
+        if (part.empty() || ec != std::errc() || stop != part.data() + part.size() || !std::isfinite(v[i]))
             throw bad("'" + part + "' is not a number");
         pos = end + 1;
     }

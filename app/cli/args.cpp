@@ -1,25 +1,42 @@
 #include "app/cli/args.h"
 
 #include <algorithm>
-#include <cerrno>
+#include <cctype>
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
 
 namespace linescope::cli {
 
+namespace {
+// "-3", "-.5": a negative number, which is a positional or a value, never an option.
+bool looksNegativeNumber(const std::string& a) {
+    return a.size() >= 2 && a[0] == '-' && (std::isdigit(static_cast<unsigned char>(a[1])) || a[1] == '.');
+}
+
+// Where from_chars should start: past one leading '+' (it takes '-' but not '+'), but not
+// past "+-" or "++", which stay invalid.
+const char* numberStart(const std::string& text) {
+    const char* first = text.data();
+    if (text.size() >= 2 && text[0] == '+' && text[1] != '-' && text[1] != '+') ++first;
+    return first;
+}
+
+bool isOptionChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-'; }
+}  // namespace
+
 Args::Args(const std::vector<std::string>& args, const std::vector<OptionSpec>& specs, std::string command)
-    : command_(std::move(command)) {
+    : command_(std::move(command)), specs_(specs) {
+    const std::string seeHelp = " for '" + command_ + "' (see linescope-cli " + command_ + " --help)";
     bool optionsEnded = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (optionsEnded || a.size() < 2 || a[0] != '-' || (a[1] != '-' && a != "-h")) {
-            // "-3" alone is a positional too; only "--name" and "-h" are options.
+        if (optionsEnded || a.size() < 2 || a[0] != '-' || looksNegativeNumber(a)) {
             positionals_.push_back(a);
             continue;
         }
         if (a == "--") { optionsEnded = true; continue; }
         if (a == "-h" || a == "--help") { help_ = true; continue; }
+        if (a[1] != '-') throw UsageError("unknown option '" + a + "'" + seeHelp);  // no short options but -h
         std::string name = a;
         std::optional<std::string> inlineValue;
         if (auto eq = a.find('='); eq != std::string::npos) {
@@ -27,9 +44,7 @@ Args::Args(const std::vector<std::string>& args, const std::vector<OptionSpec>& 
             inlineValue = a.substr(eq + 1);
         }
         auto spec = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.name == name; });
-        if (spec == specs.end())
-            throw UsageError("unknown option '" + name + "' for '" + command_ + "' (see linescope-cli " + command_ +
-                             " --help)");
+        if (spec == specs.end()) throw UsageError("unknown option '" + name + "'" + seeHelp);
         if (!spec->takesValue) {
             if (inlineValue) throw UsageError("option '" + name + "' takes no value");
             flags_.push_back(name);
@@ -73,12 +88,10 @@ void Args::requirePositionals(const std::vector<std::string>& names) const {
 
 long long parseInteger(const std::string& text, const std::string& what, long long min, long long max) {
     long long v = 0;
-    const char* first = text.data();
     const char* last = text.data() + text.size();
-    if (first != last && *first == '+') ++first;
-    auto [ptr, ec] = std::from_chars(first, last, v);
+    auto [ptr, ec] = std::from_chars(numberStart(text), last, v);
     if (text.empty() || ec == std::errc::invalid_argument || ptr != last)
-        throw UsageError(what + " must be an integer, got '" + text + "'");
+        throw UsageError(what + " must be a whole number, got '" + text + "'");
     if (ec == std::errc::result_out_of_range || v < min || v > max)
         throw UsageError(what + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
                          ", got '" + text + "'");
@@ -86,12 +99,37 @@ long long parseInteger(const std::string& text, const std::string& what, long lo
 }
 
 double parseReal(const std::string& text, const std::string& what) {
-    errno = 0;
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) || errno == ERANGE)
+    // from_chars, unlike strtod, skips no spaces and reads no hexadecimal in the general format.
+    double v = 0;
+    const char* last = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(numberStart(text), last, v, std::chars_format::general);
+    if (text.empty() || ec == std::errc::invalid_argument || ptr != last || !std::isfinite(v))
         throw UsageError(what + " must be a finite number, got '" + text + "'");
+    if (ec == std::errc::result_out_of_range) throw UsageError(what + " is out of range, got '" + text + "'");
     return v;
+}
+
+HelpMismatch compareHelp(const std::vector<OptionSpec>& specs, const std::string& help) {
+    std::vector<std::string> mentioned;
+    for (std::size_t i = help.find("--"); i != std::string::npos; i = help.find("--", i + 2)) {
+        if (i > 0 && isOptionChar(help[i - 1])) continue;  // inside a word
+        std::size_t end = i + 2;
+        while (end < help.size() && isOptionChar(help[end])) ++end;
+        while (end > i + 2 && help[end - 1] == '-') --end;
+        if (end == i + 2) continue;  // a bare "--"
+        mentioned.push_back(help.substr(i, end - i));
+    }
+    HelpMismatch m;
+    auto declared = [&](const std::string& name) {
+        return std::any_of(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.name == name; });
+    };
+    for (const auto& name : mentioned)
+        if (name != "--help" && !declared(name) &&
+            std::find(m.undeclared.begin(), m.undeclared.end(), name) == m.undeclared.end())
+            m.undeclared.push_back(name);
+    for (const auto& s : specs)
+        if (std::find(mentioned.begin(), mentioned.end(), s.name) == mentioned.end()) m.undocumented.push_back(s.name);
+    return m;
 }
 
 }  // namespace linescope::cli

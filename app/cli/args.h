@@ -1,5 +1,7 @@
 // A small command-line parser for the subcommands of linescope-cli: options with and
 // without values, positionals, and strict number parsing. Mistakes throw UsageError.
+// Everything here is a pure function of its arguments (no I/O), so that a fuzz target can
+// drive it directly.
 #pragma once
 
 #include <optional>
@@ -24,6 +26,8 @@ class Args {
 public:
     // Parses the arguments after the subcommand. "--opt value" and "--opt=value" both work;
     // a value may start with '-' ("--angle -3"); "--" ends the options; "-h" is "--help".
+    // A word that starts with '-' and is neither an option of `specs` nor a number ("-3",
+    // "-.5") nor "-" is an unknown option: "-l" is refused rather than taken as a file.
     Args(const std::vector<std::string>& args, const std::vector<OptionSpec>& specs, std::string command);
 
     bool has(const std::string& name) const;
@@ -34,17 +38,30 @@ public:
     void requirePositionals(const std::vector<std::string>& names) const;
     bool helpRequested() const { return help_; }
     const std::string& command() const { return command_; }
+    const std::vector<OptionSpec>& specs() const { return specs_; }
 
 private:
     std::string command_;
+    std::vector<OptionSpec> specs_;
     std::vector<std::pair<std::string, std::string>> values_;  // last one wins
     std::vector<std::string> flags_;
     std::vector<std::string> positionals_;
     bool help_ = false;
 };
 
-// Strict parsers: the whole text must be a number in range, else UsageError naming `what`.
+// Strict parsers: the whole text must be a number in range, else UsageError naming `what`
+// and the text. No spaces, no hexadecimal, at most one sign ('+' or '-').
 long long parseInteger(const std::string& text, const std::string& what, long long min, long long max);
-double parseReal(const std::string& text, const std::string& what);  // finite
+// A finite decimal number ("30", "-2.5", "1e-3"); "inf", "nan", "0x1e" and "1e400" are refused.
+double parseReal(const std::string& text, const std::string& what);
+
+// The long options (--name) that `help` mentions and that are not in `specs`, and those of
+// `specs` that `help` does not mention ("--help" aside): both empty when the help text and
+// the declared options agree.
+struct HelpMismatch {
+    std::vector<std::string> undeclared;    // in the help, not accepted
+    std::vector<std::string> undocumented;  // accepted, not in the help
+};
+HelpMismatch compareHelp(const std::vector<OptionSpec>& specs, const std::string& help);
 
 }  // namespace linescope::cli

@@ -1,4 +1,5 @@
 #include "app/cli/bench_workloads.h"
+#include "app/cli/args.h"
 
 #include "app/io/image_io.h"
 #include "compute/contours/contours.h"
@@ -197,12 +198,18 @@ std::vector<std::string> workloadNames() {
 Workload makeWorkload(const std::string& name, bool quick) {
     if (name == "sweep-41") return makeSweep(name, 41, quick);
     if (name == "contours") return makeContours(name, quick);
-    double angle = 0;
-    int length = 0;
-    int consumed = 0;
-    if (std::sscanf(name.c_str(), "open-%lf-%d%n", &angle, &length, &consumed) == 2 &&
-        static_cast<std::size_t>(consumed) == name.size() && std::isfinite(angle) && length >= 1 && length <= 100000)
-        return makeOpening(name, angle, length, quick);
+    // open-ANGLE-LENGTH, read as strictly as the options (the angle may be negative: open--30-41).
+    const std::string prefix = "open-";
+    const std::size_t dash = name.rfind('-');
+    if (name.rfind(prefix, 0) == 0 && dash >= prefix.size()) {
+        try {
+            const double angle = parseReal(name.substr(prefix.size(), dash - prefix.size()), "the angle");
+            const int length = static_cast<int>(parseInteger(name.substr(dash + 1), "the length", 1, 100000));
+            return makeOpening(name, angle, length, quick);
+        } catch (const UsageError&) {
+            // not a workload name: said below
+        }
+    }
     throw std::invalid_argument("unknown workload '" + name + "'");
 }
 

@@ -126,14 +126,14 @@ private:
 
 int runBench(const ArgList& argList) {
     Args args(argList, {{"--repeat", true}, {"--quick", false}, {"--workload", true}, {"--list", false}}, "bench");
-    if (args.helpRequested()) return printHelp(kHelp);
+    if (args.helpRequested()) return printHelp(args, kHelp);
     args.requirePositionals({});
     if (args.has("--list")) {
         for (const auto& n : bench::workloadNames()) std::printf("%s\n", n.c_str());
         return 0;
     }
     const bool quick = args.has("--quick");
-    const int repeat = static_cast<int>(parseInteger(args.valueOr("--repeat", quick ? "3" : "7"), "--repeat", 1, 1000));
+    const int repeat = integerFrom(args, "--repeat", quick ? 3 : 7, 1, 1000);
     std::vector<std::string> names = quick ? std::vector<std::string>{"open-0-11", "open-30-41", "sweep-41"}
                                            : bench::workloadNames();
     if (auto w = args.value("--workload")) {

@@ -133,10 +133,7 @@ int runContours(const ArgList& argList) {
                {"--svg", true}, {"--svg-image", false}, {"--backend", true}, {"--algorithm", true},
                {"--threads", true}, {"--timings", false}, forceOptionSpec()},
               "contours");
-    if (args.helpRequested()) {
-        printHelp(kHelp);
-        return printHelp(kForceHelp);
-    }
+    if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kForceHelp);
     args.requirePositionals({"IN"});
     std::vector<std::string> outputs;
     for (const char* o : {"--json", "--svg"})
@@ -159,10 +156,8 @@ int runContours(const ArgList& argList) {
     const std::string algorithm = args.valueOr("--algorithm", "engine");
     if (algorithm != "engine" && algorithm != "opencv")
         throw UsageError("--algorithm must be engine or opencv, got '" + algorithm + "'");
-    const int threads = static_cast<int>(parseInteger(args.valueOr("--threads", "0"), "--threads", 0, 4096));
-    const std::string backendText = args.valueOr("--backend", "auto");
-    if (backendText != "cpu" && backendText != "cuda" && backendText != "auto")
-        throw UsageError("--backend must be cpu, cuda or auto, got '" + backendText + "'");
+    const int threads = threadsFrom(args);
+    const Backend requestedBackend = backendFrom(args);
 
     const bool otsu = args.has("--otsu");
     const auto thresholdText = args.value("--threshold");
@@ -191,7 +186,7 @@ int runContours(const ArgList& argList) {
 
     // Auto falls back to the CPU quietly (the contours are the same); an explicit cuda
     // without a usable GPU throws "the CUDA backend is not available: ...".
-    const Backend backend = algorithm == "engine" ? resolveBackend(parseBackend(backendText)) : Backend::Cpu;
+    const Backend backend = algorithm == "engine" ? resolveBackend(requestedBackend) : Backend::Cpu;
     const Traced t = algorithm == "engine" ? traceWithEngine(binary, mode, approx, backend, threads)
                                            : traceWithOpenCV(binary, mode, approx);
     if (args.has("--timings")) {

@@ -29,11 +29,7 @@ int runMorph(MorphOp op, const ArgList& argList) {
     specs.push_back({"--angle", true});
     specs.push_back(forceOptionSpec());
     Args args(argList, specs, morphOpName(op));
-    if (args.helpRequested()) {
-        printHelp(kHelp);
-        printHelp(kForceHelp);
-        return printHelp(kEngineOptionsHelp);
-    }
+    if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kForceHelp + kEngineOptionsHelp);
     args.requirePositionals({"IN", "OUT"});
     LineParams p;
     p.length = lengthFrom(args);

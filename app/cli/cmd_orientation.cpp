@@ -71,16 +71,12 @@ int runOrientation(const ArgList& argList) {
         specs.push_back({o, true});
     specs.push_back(forceOptionSpec());
     Args args(argList, specs, "orientation");
-    if (args.helpRequested()) {
-        printHelp(kHelp);
-        printHelp(kForceHelp);
-        return printHelp(kEngineOptionsHelp);
-    }
+    if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kForceHelp + kEngineOptionsHelp);
     args.requirePositionals({"IMAGE"});
     OrientationFieldParams p;
-    p.blockSize = static_cast<int>(numberFrom(args, "--block", p.blockSize, 1, 4096));
+    p.blockSize = integerFrom(args, "--block", p.blockSize, 1, 4096);
     p.length = lengthFrom(args, 0);
-    p.angleCount = static_cast<int>(numberFrom(args, "--angle-count", p.angleCount, 2, kMaxSweepAngles));
+    p.angleCount = angleCountFrom(args, p.angleCount);
     p.smoothing = numberFrom(args, "--smoothing", p.smoothing, 0, 100);
     const std::string method = args.valueOr("--method", "block");
     if (method != "block" && method != "pixel") throw UsageError("--method must be block or pixel, got '" + method + "'");

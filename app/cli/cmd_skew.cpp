@@ -57,21 +57,18 @@ int runSkew(const ArgList& argList) {
     specs.push_back({"--border", true});
     specs.push_back(forceOptionSpec());
     Args args(argList, specs, "skew");
-    if (args.helpRequested()) {
-        printHelp(kHelp);
-        printHelp(kForceHelp);
-        return printHelp(kEngineOptionsHelp);
-    }
+    if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kForceHelp + kEngineOptionsHelp);
     args.requirePositionals({"PAGE"});
     SkewParams p;
     p.length = lengthFrom(args, 0);
     p.angles = anglesFrom(args, "-10:10.5:0.5");
     p.refineRange = numberFrom(args, "--refine-range", p.refineRange, 0, 10);
     p.refineStep = numberFrom(args, "--refine-step", p.refineStep, 1e-4, 5);
-    p.reduction = static_cast<int>(numberFrom(args, "--reduction", 0, 0, 64));
-    if (p.angles.count > kMaxSweepAngles)
-        throw UsageError("--angles gives " + std::to_string(p.angles.count) + " angles; at most " +
-                         std::to_string(kMaxSweepAngles) + " are allowed");
+    p.reduction = integerFrom(args, "--reduction", 0, 0, 64);
+    if (p.refineRange > 0)
+        requireAngleCount("--refine-step " + args.valueOr("--refine-step", shortNumber(p.refineStep)) +
+                              " over --refine-range " + shortNumber(p.refineRange),
+                          skewFineAngleCount(p.refineRange, p.refineStep));
     p.darkLines = !args.has("--bright-lines");
     const std::string border = args.valueOr("--border", "replicate");
     if (border != "replicate" && border != "white")

@@ -44,15 +44,12 @@ int runSpectrum(const ArgList& argList) {
     specs.push_back({"--peaks", true});
     specs.push_back({"--min-prominence", true});
     Args args(argList, specs, "spectrum");
-    if (args.helpRequested()) {
-        printHelp(kHelp);
-        return printHelp(kEngineOptionsHelp);
-    }
+    if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kEngineOptionsHelp);
     args.requirePositionals({"IMAGE"});
     SweepRequest req;
     req.op = sweepOpFrom(args);
     req.angles = anglesFrom(args, "0:180:1");
-    const int maxPeaks = static_cast<int>(numberFrom(args, "--peaks", 4, 1, 100));
+    const int maxPeaks = integerFrom(args, "--peaks", 4, 1, 100);
     const double minProminence = numberFrom(args, "--min-prominence", 0.1, 0, 1);
     const EngineOptions opt = engineOptionsFrom(args);
     const cv::Mat image = io::readImage(args.positionals()[0], notice);

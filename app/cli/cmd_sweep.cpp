@@ -127,18 +127,11 @@ int runSweep(const ArgList& argList) {
     specs.push_back({"--out-dir", true});
     specs.push_back(forceOptionSpec());
     Args args(argList, specs, "sweep");
-    if (args.helpRequested()) {
-        printHelp(kHelp);
-        printHelp(kForceHelp);
-        return printHelp(kEngineOptionsHelp);
-    }
+    if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kForceHelp + kEngineOptionsHelp);
     args.requirePositionals({"IN"});
     SweepRequest req;
     req.length = lengthFrom(args);
     req.angles = anglesFrom(args, "0:180:1");
-    if (req.angles.count > kMaxSweepAngles)
-        throw UsageError("--angles gives " + std::to_string(req.angles.count) + " angles; at most " +
-                         std::to_string(kMaxSweepAngles) + " are allowed");
     req.op = sweepOpFrom(args);
     const auto outDir = args.value("--out-dir");
     if (!outDir || outDir->empty()) throw UsageError("'sweep' needs --out-dir DIR");

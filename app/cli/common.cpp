@@ -6,16 +6,12 @@
 #include <filesystem>
 #include <iostream>
 #include <system_error>
+#include <limits>
+#include <stdexcept>
 
 namespace linescope::cli {
 
 namespace {
-std::string shortNumber(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
 // Whether `a` and `b` name the same file: the same inode when both exist, else the same
 // absolute path once "." and ".." and links in the existing part are resolved.
 bool sameFile(const std::string& a, const std::string& b) {
@@ -32,6 +28,12 @@ std::vector<std::string>& pendingNotices() {
     return notices;
 }
 }  // namespace
+
+std::string shortNumber(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
 
 void notice(const std::string& line) { pendingNotices().push_back(line); }
 
@@ -54,15 +56,25 @@ const char* const kEngineOptionsHelp =
     "                     reference always runs on the CPU)\n"
     "  --threads N        CPU worker threads (default 0 = one per core)\n";
 
+int threadsFrom(const Args& args) { return integerFrom(args, "--threads", 0, 0, 4096); }
+
+Backend backendFrom(const Args& args) {
+    try {
+        return parseBackend(args.valueOr("--backend", "auto"));
+    } catch (const Error& e) {
+        throw UsageError(std::string("--backend: ") + e.what());
+    }
+}
+
 EngineOptions engineOptionsFrom(const Args& args) {
     EngineOptions opt;
+    opt.backend = backendFrom(args);
     try {
-        opt.backend = parseBackend(args.valueOr("--backend", "auto"));
         opt.algorithm = parseAlgorithm(args.valueOr("--algorithm", "auto"));
     } catch (const Error& e) {
-        throw UsageError(e.what());
+        throw UsageError(std::string("--algorithm: ") + e.what());
     }
-    if (auto t = args.value("--threads")) opt.threads = static_cast<int>(parseInteger(*t, "--threads", 0, 4096));
+    opt.threads = threadsFrom(args);
     std::string why;
     opt.backend = resolveBackend(opt.backend, &why);  // throws Error when cuda is asked for and missing
     if (!why.empty()) notice(why);
@@ -76,6 +88,11 @@ int lengthFrom(const Args& args, int fallback) {
         throw UsageError("'" + args.command() + "' needs --length (the segment's length in pixels, λ ≥ 1)");
     }
     return static_cast<int>(parseInteger(*v, "--length", 1, kMaxLength));
+}
+
+int integerFrom(const Args& args, const std::string& name, int fallback, int min, int max) {
+    const auto v = args.value(name);
+    return v ? static_cast<int>(parseInteger(*v, name, min, max)) : fallback;
 }
 
 double numberFrom(const Args& args, const std::string& name, double fallback, double min, double max) {
@@ -98,13 +115,42 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+void requireAngleCount(const std::string& what, long long count) {
+    if (count > kMaxSweepAngles)
+        throw UsageError(what + " gives " + std::to_string(count) + " angles; at most " +
+                         std::to_string(kMaxSweepAngles) + " are allowed");
+}
+
+int angleCountFrom(const Args& args, int fallback) {
+    const auto v = args.value("--angle-count");
+    if (!v) return fallback;
+    const long long n = parseInteger(*v, "--angle-count", 2, std::numeric_limits<int>::max());
+    requireAngleCount("--angle-count", n);
+    return static_cast<int>(n);
+}
+
 AngleSet anglesFrom(const Args& args, const std::string& fallback) {
     const std::string text = args.valueOr("--angles", fallback);
+    AngleSet angles;
     try {
-        return AngleSet::parse(text);
+        angles = AngleSet::parse(text);
     } catch (const Error& e) {
         throw UsageError(std::string("--angles: ") + e.what());
     }
+    requireAngleCount("--angles", angles.count);
+    return angles;
+}
+
+int printHelp(const Args& args, const std::string& text) {
+    const HelpMismatch m = compareHelp(args.specs(), text);
+    std::string problems;
+    for (const auto& o : m.undocumented) problems += " " + o + " is accepted but not described;";
+    for (const auto& o : m.undeclared) problems += " " + o + " is described but not accepted;";
+    if (!problems.empty())
+        throw std::logic_error("internal error: the help of '" + args.command() + "' and its options disagree:" +
+                               problems.substr(0, problems.size() - 1));
+    std::fputs(text.c_str(), stdout);
+    return 0;
 }
 
 OptionSpec forceOptionSpec() { return {"--force", false}; }

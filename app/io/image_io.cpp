@@ -274,6 +274,8 @@ void requireWritable(const std::string& path, int depth, int channels) {
         throw IoError("cannot write uint8 pixels to '" + path + "': pfm holds only float32; use .png or .tiff");
     if (channels == 3 && ext == "pgm")
         throw IoError("cannot write a colour image to '" + path + "': use .png, .ppm or .tiff");
+    if (channels == 1 && ext == "ppm")  // OpenCV's PPM writer takes only BGR
+        throw IoError("cannot write a gray image to '" + path + "': ppm holds colour images; use .pgm, .png or .tiff");
 }
 
 void writeImage(const std::string& path, const cv::Mat& image) {

@@ -31,11 +31,13 @@ cv::Mat readImage(const std::string& path, const NoticeFn& notice);
 
 // Writes a one-channel (or 3-channel 8-bit) image. The format comes from the extension:
 // .png .tif/.tiff .pgm/.ppm/.pnm .pfm .jpg/.jpeg .bmp; float32 needs .tif/.tiff/.pfm and
-// uint16 needs .png/.tif/.tiff/.pgm/.ppm/.pnm. Throws IoError with a suggestion otherwise.
-// Encoded in memory and written with writeFileAtomically: `path` is the old file or the new one.
+// uint16 needs .png/.tif/.tiff/.pgm/.pnm; .ppm takes only colour, .pgm only gray. Throws
+// IoError with a suggestion otherwise. Encoded in memory and written with
+// writeFileAtomically: `path` is the old file or the new one.
 void writeImage(const std::string& path, const cv::Mat& image);
 
-// Throws IoError when `path`'s format cannot hold images of `depth` (checked before any work).
+// Throws IoError when `path`'s format cannot hold images of `depth` and `channels` (checked
+// before any work: float32 needs .tiff/.pfm, gray images no .ppm, colour ones no .pgm).
 void requireWritable(const std::string& path, int depth, int channels = 1);
 
 // The lower-case extension without the dot ("png"), or "" when there is none.

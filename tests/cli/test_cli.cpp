@@ -21,6 +21,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <string>
@@ -38,6 +41,7 @@ struct CliRun {
     bool finished = false;
     QString out;
     QString err;
+    QByteArray outBytes;  // stdout as written (out is decoded as UTF-8)
     QString describe() const {
         return QStringLiteral("exit %1%2\nstdout: %3\nstderr: %4")
             .arg(code)
@@ -46,9 +50,9 @@ struct CliRun {
     }
 };
 
-CliRun runCli(const QStringList& args, int timeoutMs = 300000) {
+CliRun runProcess(const QString& program, const QStringList& args, int timeoutMs) {
     QProcess p;
-    p.setProgram(QStringLiteral(LINESCOPE_CLI_PATH));
+    p.setProgram(program);
     p.setArguments(args);
     p.start();
     CliRun r;
@@ -60,9 +64,29 @@ CliRun runCli(const QStringList& args, int timeoutMs = 300000) {
     }
     r.crashed = p.exitStatus() == QProcess::CrashExit;
     r.code = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.outBytes = p.readAllStandardOutput();
+    r.out = QString::fromUtf8(r.outBytes);
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+CliRun runCli(const QStringList& args, int timeoutMs = 300000) {
+    return runProcess(QStringLiteral(LINESCOPE_CLI_PATH), args, timeoutMs);
+}
+
+// Runs the CLI with each "@N@" in `args` replaced by the bytes of `rawName`, which need
+// not be UTF-8 (QProcess passes arguments as UTF-8): sh splices the name in, made by
+// printf from octal escapes.
+CliRun runCliWithRawName(const QStringList& args, const QByteArray& rawName) {
+    QString octal;
+    for (const char c : rawName) octal += QStringLiteral("\\%1").arg(static_cast<unsigned char>(c), 3, 8, QLatin1Char('0'));
+    const QString script = QStringLiteral("N=$(printf '%1'); cli=$1; shift; for a do case $a in *@N@*) "
+                                          "a=\"${a%%@N@*}$N${a#*@N@}\";; esac; set -- \"$@\" \"$a\"; shift; done; "
+                                          "exec \"$cli\" \"$@\"")
+                               .arg(octal);
+    return runProcess(QStringLiteral("/bin/sh"),
+                      QStringList{QStringLiteral("-c"), script, QStringLiteral("sh"), QStringLiteral(LINESCOPE_CLI_PATH)} + args,
+                      300000);
 }
 
 QStringList nonEmptyLines(const QString& text) {
@@ -266,7 +290,9 @@ private slots:
         QVERIFY2(r.code == 0 && r.out.contains(QStringLiteral("usage")), qPrintable(r.describe()));
         r = runCli({QStringLiteral("--version")});
         QVERIFY2(r.code == 0 && r.out.startsWith(QStringLiteral("linescope-cli ")), qPrintable(r.describe()));
-        for (const char* cmd : {"open", "close", "erode", "dilate", "tophat", "sweep", "skew", "contours", "bench"}) {
+        // Each command's --help is checked against the options it declares (printHelp).
+        for (const char* cmd : {"open", "close", "erode", "dilate", "tophat", "sweep", "skew", "spectrum", "orientation",
+                                "contours", "bench"}) {
             r = runCli({QString::fromLatin1(cmd), QStringLiteral("--help")});
             QVERIFY2(r.code == 0 && r.out.contains(QStringLiteral("usage")) && r.err.isEmpty(),
                      qPrintable(QString::fromLatin1(cmd) + ": " + r.describe()));
@@ -306,8 +332,12 @@ private slots:
                            QStringLiteral("--out-dir"), path("sweep_one"), QStringLiteral("--backend"),
                            QStringLiteral("cpu")});
         QVERIFY2(r.code == 0 && !r.crashed, qPrintable(r.describe()));
+        // Too small for a skew estimate: refused with the size and the minimum (it used to
+        // print −19.6°, outside the −10 … 10 searched).
         r = runCli({QStringLiteral("skew"), path("one.png")});
-        QVERIFY2(r.code == 0 && !r.crashed, qPrintable(r.describe()));
+        verifyError(r, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("1×1")) && r.err.contains(QStringLiteral("16×16")), qPrintable(r.describe()));
+        QVERIFY2(r.out.isEmpty(), qPrintable(r.describe()));
         r = runCli({QStringLiteral("contours"), QStringLiteral("--threshold"), QStringLiteral("3"), path("one.png")});
         QVERIFY2(r.code == 0 && r.out.startsWith(QStringLiteral("1 contours")), qPrintable(r.describe()));
     }
@@ -788,6 +818,125 @@ private slots:
             QVERIFY2(result == a || result == b, "the file is neither run's result");
         }
         QVERIFY(filesIn(dir_.path()).filter(QStringLiteral(".tmp-")).isEmpty());
+    }
+
+    // Each usage mistake is refused with exit 2 and one line naming the option and the text
+    // (whole-number options used to truncate 1.9 to 1; strtod took 0x1e, " 30" and inf).
+    void mistakesNamed_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QStringList>("said");  // each must be in the error line
+        const QString u8 = path("u8.png");
+        const QString out = path("named_out.png");
+        const QStringList open{"open", "--length", "5"};
+        QTest::newRow("block 1.9") << QStringList{"orientation", "--block", "1.9", u8} << 2
+                                   << QStringList{"--block", "'1.9'"};
+        QTest::newRow("peaks 2.5") << QStringList{"spectrum", "--peaks", "2.5", u8} << 2
+                                   << QStringList{"--peaks", "'2.5'"};
+        QTest::newRow("reduction 0.5") << QStringList{"skew", "--reduction", "0.5", u8} << 2
+                                       << QStringList{"--reduction", "'0.5'"};
+        QTest::newRow("angle-count 2.9") << QStringList{"orientation", "--angle-count", "2.9", u8} << 2
+                                         << QStringList{"--angle-count", "'2.9'"};
+        QTest::newRow("threads 1.5") << open + QStringList{"--threads", "1.5", u8, out} << 2
+                                     << QStringList{"--threads", "'1.5'"};
+        QTest::newRow("repeat 2.5") << QStringList{"bench", "--repeat", "2.5"} << 2 << QStringList{"--repeat", "'2.5'"};
+        QTest::newRow("length 1e3") << open.mid(0, 1) + QStringList{"--length", "1e3", u8, out} << 2
+                                    << QStringList{"--length", "'1e3'"};
+        for (const char* text : {"0x1e", "inf", "-inf", "nan", "1e400", " 30", "30 ", "+-3", "3deg"})
+            QTest::addRow("angle '%s'", text) << open + QStringList{"--angle", text, u8, out} << 2
+                                              << QStringList{"--angle", QStringLiteral("'%1'").arg(text)};
+        QTest::newRow("angles hex") << QStringList{"spectrum", "--angles", "0:0xb4:1", u8} << 2
+                                    << QStringList{"--angles", "'0xb4'"};
+        QTest::newRow("refine-step 1e-4") << QStringList{"skew", "--refine-step", "1e-4", u8} << 2
+                                          << QStringList{"--refine-step 1e-4", "at most 720"};
+        for (const char* workload : {"open-0x1e-41", "open-30- 41", "open-30-41.5", "open-inf-41", "open--41"})
+            QTest::addRow("workload %s", workload) << QStringList{"bench", "--workload", workload} << 2
+                                                   << QStringList{QStringLiteral("unknown workload '%1'").arg(workload)};
+        QTest::newRow("short option -l") << open + QStringList{"-l", u8, out} << 2 << QStringList{"unknown option '-l'"};
+        QTest::newRow("short option -x=1") << open + QStringList{u8, out, "-x=1"} << 2
+                                           << QStringList{"unknown option '-x=1'"};
+        // One limit on angles, with one message, in every command.
+        const QStringList tooMany{"more than 720 angles"};
+        QTest::newRow("spectrum too many angles") << QStringList{"spectrum", "--angles", "0:180:0.1", u8} << 2 << tooMany;
+        QTest::newRow("sweep too many angles")
+            << QStringList{"sweep", "--length", "5", "--angles", "0:180:0.1", u8, "--out-dir", path("named_sw")} << 2
+            << tooMany;
+        QTest::newRow("skew too many angles") << QStringList{"skew", "--angles", "0:180:0.1", u8} << 2 << tooMany;
+        QTest::newRow("angle-count 1000") << QStringList{"orientation", "--angle-count", "1000", u8} << 2
+                                          << QStringList{"--angle-count", "at most 720"};
+        QTest::newRow("contours backend") << QStringList{"contours", "--threshold", "9", "--backend", "gpu", u8} << 2
+                                          << QStringList{"--backend", "'gpu'"};
+        // Refused before the computation by io::requireWritable, not by OpenCV's writer after it.
+        QTest::newRow("gray to ppm") << open + QStringList{u8, path("gray.ppm")} << 1
+                                     << QStringList{"gray.ppm", ".pgm"};
+        QTest::newRow("deskew gray to ppm") << QStringList{"skew", path("u8.png"), "--deskew", path("gray.ppm")} << 1
+                                            << QStringList{"gray.ppm", ".pgm"};
+    }
+
+    void mistakesNamed() {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        QFETCH(QStringList, said);
+        const CliRun r = runCli(args);
+        verifyError(r, code);
+        for (const QString& s : said) QVERIFY2(r.err.contains(s), qPrintable(s + " not said: " + r.describe()));
+        QVERIFY2(!r.err.contains(QStringLiteral("OpenCV")), qPrintable(r.describe()));
+        QVERIFY(!QFile::exists(path("gray.ppm")));
+    }
+
+    // Negative numbers stay values and positionals; "-" alone is a file name, not an option.
+    void negativeNumbersAreValues() {
+        for (const QStringList& angle : {QStringList{"--angle", "-3"}, QStringList{"--angle=-3"},
+                                         QStringList{"--angle", "-.5"}, QStringList{"--angle", "+2.5"}}) {
+            const CliRun r = runCli(QStringList{"open", "--length", "5", "--backend", "cpu"} + angle +
+                                    QStringList{path("u8.png"), path("negative_out.png")});
+            QVERIFY2(r.code == 0, qPrintable(angle.join(' ') + ": " + r.describe()));
+        }
+        const CliRun r = runCli({QStringLiteral("open"), QStringLiteral("--length"), QStringLiteral("5"),
+                                 QStringLiteral("-"), path("dash_out.png")});
+        verifyError(r, 1);  // no file named "-": a file error, not a usage one
+    }
+
+    // File names need not be UTF-8; the JSON the commands print or write stays valid JSON
+    // (the bytes that are not UTF-8 become U+FFFD).
+    void nonUtf8FileNames() {
+        const QByteArray name("caf\xe9-\xff\xfe");  // Latin-1 and stray bytes
+        const std::string dir = QFile::encodeName(dir_.path()).toStdString() + "/";
+        struct RemoveRawNames {  // QTemporaryDir cannot remove files whose names are not UTF-8
+            std::string stem;
+            ~RemoveRawNames() {
+                for (const char* suffix : {".png", "-deskewed.png", ".json"}) std::filesystem::remove(stem + suffix);
+            }
+        } cleanup{dir + name.toStdString()};
+        QVERIFY(cv::imwrite(dir + name.toStdString() + ".png", toMat(testImage<std::uint8_t>(37, 23, 1))));
+        const QString in = dir_.filePath(QStringLiteral("@N@.png"));
+        auto parses = [](const QByteArray& json, const CliRun& r) {
+            QJsonParseError err{};
+            const QJsonDocument doc = QJsonDocument::fromJson(json, &err);
+            QVERIFY2(err.error == QJsonParseError::NoError && doc.isObject(),
+                     qPrintable(err.errorString() + QStringLiteral(": ") + r.describe()));
+        };
+        CliRun r = runCliWithRawName({QStringLiteral("skew"), QStringLiteral("--backend"), QStringLiteral("cpu"), in,
+                                      QStringLiteral("--deskew"), dir_.filePath(QStringLiteral("@N@-deskewed.png"))},
+                                     name);
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        parses(r.outBytes, r);
+        const QString deskewed = QJsonDocument::fromJson(r.outBytes).object().value("deskewed").toString();
+        QVERIFY2(deskewed.endsWith(QStringLiteral("caf\uFFFD-\uFFFD\uFFFD-deskewed.png")), qPrintable(deskewed));
+        QVERIFY(std::filesystem::exists(dir + name.toStdString() + "-deskewed.png"));  // Qt cannot name it
+        for (const QStringList& args :
+             {QStringList{"spectrum", "--backend", "cpu", in}, QStringList{"orientation", "--backend", "cpu", in}}) {
+            r = runCliWithRawName(args, name);
+            QVERIFY2(r.code == 0, qPrintable(r.describe()));
+            parses(r.outBytes, r);
+        }
+        r = runCliWithRawName({QStringLiteral("contours"), QStringLiteral("--threshold"), QStringLiteral("100"), in,
+                               QStringLiteral("--json"), dir_.filePath(QStringLiteral("@N@.json"))},
+                              name);
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        std::ifstream json(dir + name.toStdString() + ".json", std::ios::binary);
+        QVERIFY(json);
+        parses(QByteArray::fromStdString(std::string(std::istreambuf_iterator<char>(json), {})), r);
     }
 
     void benchQuick() {

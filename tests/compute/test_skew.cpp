@@ -177,6 +177,53 @@ private slots:
     void estimateRejectsEmpty() {
         QVERIFY_THROWS_EXCEPTION(Error, estimateSkew<std::uint8_t>(ImageView<const std::uint8_t>()));
     }
+
+    // A 1×1 page has a flat spectrum: it used to come back as −19.6°, outside the −10 … 10
+    // searched. Pages too small for the coarse stage are refused, naming their size.
+    void estimateRejectsTinyPages() {
+        QCOMPARE(minimumSkewPageSide(1), 2 * kSkewMinCoarseSide);
+        for (auto [w, h] : {std::pair{1, 1}, std::pair{15, 400}, std::pair{400, 15}}) {
+            const Image<std::uint8_t> tiny(w, h, 200);
+            try {
+                (void)estimateSkew<std::uint8_t>(tiny.cview());
+                QFAIL(qPrintable(QString("a %1×%2 page was accepted").arg(w).arg(h)));
+            } catch (const Error& e) {
+                const std::string what = e.what();
+                QVERIFY2(what.find(std::to_string(w) + "×" + std::to_string(h)) != std::string::npos &&
+                             what.find("16×16") != std::string::npos, e.what());
+            }
+        }
+        const Image<std::uint8_t> smallest(16, 16, 200);
+        const SkewEstimate r = estimateSkew<std::uint8_t>(smallest.cview());
+        QVERIFY(r.angle >= -10 && r.angle <= 10);
+        SkewParams reduced;
+        reduced.reduction = 4;  // the coarse page is 16 / 8 = 2 pixels across
+        QVERIFY_THROWS_EXCEPTION(Error, estimateSkew<std::uint8_t>(smallest.cview(), reduced));
+    }
+
+    // The fine stage searches no further than the coarse range, whatever the page: lines at
+    // 5° searched over −2 … 2 give an angle in −2 … 2, and a blank page one in the range too.
+    void estimateStaysInSearchedRange() {
+        SkewParams p;
+        p.angles = AngleSet::parse("-2:2.5:0.5");
+        for (const double angle : {5.0, -5.0}) {
+            const Image<std::uint8_t> pg = page<std::uint8_t>(600, 450, angle);
+            const SkewEstimate r = estimateSkew<std::uint8_t>(pg.cview(), p);
+            QVERIFY2(r.angle >= -2 && r.angle <= 2, qPrintable(QString("lines at %1°: %2°").arg(angle).arg(r.angle)));
+        }
+        const Image<std::uint8_t> blank(64, 48, 255);
+        const SkewEstimate b = estimateSkew<std::uint8_t>(blank.cview());
+        QVERIFY2(b.angle >= -10 && b.angle <= 10, qPrintable(QString::number(b.angle)));
+    }
+
+    void estimateRejectsTooFineRefinement() {
+        SkewParams p;
+        p.refineStep = 1e-4;  // ±0.3° in 1e-4 steps: 6001 angles
+        QCOMPARE(skewFineAngleCount(p.refineRange, p.refineStep), 6001LL);
+        QVERIFY(skewFineAngleCount(0.3, 1e-300) > kMaxSweepAngles);
+        const Image<std::uint8_t> pg = page<std::uint8_t>(200, 150, 1.0);
+        QVERIFY_THROWS_EXCEPTION(Error, estimateSkew<std::uint8_t>(pg.cview(), p));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestSkew)
