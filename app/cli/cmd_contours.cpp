@@ -49,7 +49,9 @@ constexpr const char* kHelp =
     "  --algorithm A      engine (default) or opencv: OpenCV's own findContours, to compare\n"
     "  --backend B        cpu, cuda or auto (default auto: CUDA when available, else the\n"
     "                     CPU); both give the same contours\n"
-    "  --threads N        CPU worker threads (default 0 = one per core)\n";
+    "  --threads N        CPU worker threads (default 0 = one per core)\n"
+    "  --max-image-memory SIZE\n"
+    "                     the most memory the decoded input may take (as for open)\n";
 
 struct Traced {
     Contours contours;
@@ -131,7 +133,7 @@ int runContours(const ArgList& argList) {
     Args args(argList,
               {{"--threshold", true}, {"--otsu", false}, {"--mode", true}, {"--approx", true}, {"--json", true},
                {"--svg", true}, {"--svg-image", false}, {"--backend", true}, {"--algorithm", true},
-               {"--threads", true}, {"--timings", false}, forceOptionSpec()},
+               {"--threads", true}, {"--timings", false}, forceOptionSpec(), imageMemoryOptionSpec()},
               "contours");
     if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kForceHelp);
     args.requirePositionals({"IN"});
@@ -158,6 +160,7 @@ int runContours(const ArgList& argList) {
         throw UsageError("--algorithm must be engine or opencv, got '" + algorithm + "'");
     const int threads = threadsFrom(args);
     const Backend requestedBackend = backendFrom(args);
+    imageMemoryFrom(args);
 
     const bool otsu = args.has("--otsu");
     const auto thresholdText = args.value("--threshold");

@@ -1,5 +1,7 @@
 #include "app/cli/common.h"
 
+#include "app/io/memory_budget.h"
+
 #include "compute/image.h"
 
 #include <cstdio>
@@ -44,7 +46,7 @@ void flushNotices() {
 }
 
 std::vector<OptionSpec> engineOptionSpecs() {
-    return {{"--backend", true}, {"--algorithm", true}, {"--threads", true}};
+    return {{"--backend", true}, {"--algorithm", true}, {"--threads", true}, imageMemoryOptionSpec()};
 }
 
 const char* const kEngineOptionsHelp =
@@ -54,7 +56,23 @@ const char* const kEngineOptionsHelp =
     "                     pixels; default auto: sheared on the CPU, the band kernel on the\n"
     "                     GPU; fifo and stack on the GPU are Karas et al.'s kernels;\n"
     "                     reference always runs on the CPU)\n"
-    "  --threads N        CPU worker threads (default 0 = one per core)\n";
+    "  --threads N        CPU worker threads (default 0 = one per core)\n"
+    "  --max-image-memory SIZE\n"
+    "                     the most memory the decoded input may take, e.g. 512M or 16G\n"
+    "                     (default: a quarter of the memory, or of ulimit -v); a larger\n"
+    "                     image is refused from its header, before it is decoded\n";
+
+OptionSpec imageMemoryOptionSpec() { return {"--max-image-memory", true}; }
+
+void imageMemoryFrom(const Args& args) {
+    const auto text = args.value("--max-image-memory");
+    if (!text) return;
+    const auto bytes = io::parseByteSize(*text);
+    if (!bytes)
+        throw UsageError("--max-image-memory must be a size such as 512M or 16G (K, M, G, T: powers of 1024), got '" +
+                         *text + "'");
+    io::setImageMemoryBudget(*bytes);
+}
 
 int threadsFrom(const Args& args) { return integerFrom(args, "--threads", 0, 0, 4096); }
 
@@ -75,6 +93,7 @@ EngineOptions engineOptionsFrom(const Args& args) {
         throw UsageError(std::string("--algorithm: ") + e.what());
     }
     opt.threads = threadsFrom(args);
+    imageMemoryFrom(args);
     std::string why;
     opt.backend = resolveBackend(opt.backend, &why);  // throws Error when cuda is asked for and missing
     if (!why.empty()) notice(why);

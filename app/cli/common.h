@@ -23,10 +23,15 @@ void flushNotices();
 // that its checks and limits cannot differ between commands; each command's --help is
 // checked against its declared options (printHelp).
 
-// The options every engine command takes: --backend, --algorithm, --threads.
+// The options every engine command takes: --backend, --algorithm, --threads and
+// --max-image-memory.
 std::vector<OptionSpec> engineOptionSpecs();
 extern const char* const kEngineOptionsHelp;
-// Parses them and resolves the backend (auto → CPU with a notice when CUDA is unavailable).
+// --max-image-memory SIZE: the loader's memory budget (io::setImageMemoryBudget).
+OptionSpec imageMemoryOptionSpec();
+// Applies --max-image-memory when given; a bad size is a UsageError.
+void imageMemoryFrom(const Args& args);
+// Parses them (setting the image memory budget) and resolves the backend (auto → CPU with a notice when CUDA is unavailable).
 EngineOptions engineOptionsFrom(const Args& args);
 // --threads: 0 … 4096 (0: one per core).
 int threadsFrom(const Args& args);

@@ -3,6 +3,7 @@
 // usage mistakes and 1 for everything else.
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "compute/faults/fault_injection.h"
 #include "app/cli/common.h"
 #include "app/io/image_io.h"
 
@@ -96,6 +97,7 @@ int dispatch(const std::vector<std::string>& all) {
 int main(int argc, char** argv) {
     const std::vector<std::string> args(argv + 1, argv + argc);
     try {
+        linescope::faults::armFaultsFromEnvironment();  // the tests' seam; off unless set
         const int status = dispatch(args);
         linescope::cli::flushNotices();
         return status;

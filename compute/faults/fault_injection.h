@@ -1,6 +1,8 @@
 // Test seams that make one allocation or one CUDA call fail on purpose, so that tests can
 // check that every path reports the failure and goes on, instead of crashing. Off unless a
-// test or the environment turns them on; when off each check is one relaxed atomic load.
+// test turns them on, or a program's main calls armFaultsFromEnvironment() (linescope-cli does); when off each
+// check is one relaxed atomic load. Counting starts when armed, so the allocations of the
+// libraries' static initializers (before main) never count.
 //
 //   LINESCOPE_FAIL_ALLOCATION=N[:BYTES]  the Nth allocation of at least BYTES bytes (default
 //                                        65536) throws std::bad_alloc, once. Counts only in
@@ -12,6 +14,9 @@
 #include <cstddef>
 
 namespace linescope::faults {
+
+// Arms the seams from the environment variables above (called first thing in main).
+void armFaultsFromEnvironment();
 
 // Makes the nth allocation of at least minBytes fail, counting from now; 0 turns it off.
 void failNthAllocation(long n, std::size_t minBytes = 65536);

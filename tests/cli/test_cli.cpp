@@ -778,6 +778,41 @@ private slots:
     }
 
     // The reason of a failed write comes from the system.
+    // The allocation seam (LINESCOPE_FAIL_ALLOCATION): the nth allocation of at least 4 KiB
+    // fails, for every n a sweep and an opening make. Each run succeeds or ends with one error
+    // line and exit 1, never a signal (a sweep used to crash in the thread pool), and a failed
+    // run leaves the earlier outputs as they were or, for a sweep folder, marks it incomplete.
+    void allocationFailuresEndWithOneLine() {
+        cv::imwrite(spath("alloc.png"), toMat(testImage<std::uint8_t>(160, 120, 8)));
+        const QString out = path("alloc-out"), single = path("alloc-open.png");
+        const QStringList sweep{"sweep", "--length", "9", "--angles", "0:180:15", "--threads", "3",
+                                "--backend", "cpu", "--force", path("alloc.png"), "--out-dir", out};
+        const QStringList open{"open", "--length", "9", "--angle", "30", "--threads", "3", "--backend", "cpu",
+                               "--force", path("alloc.png"), single};
+        for (const QStringList& args : {sweep, open}) {
+            QVERIFY(runCli(args).code == 0);
+            int failures = 0;
+            for (int n = 1; n <= 40; ++n) {
+                const QString target = args.first() == "sweep" ? out + "/supremum.png" : single;
+                const QByteArray before = contents(target);
+                qputenv("LINESCOPE_FAIL_ALLOCATION", QByteArray::number(n) + ":4096");
+                const CliRun r = runCli(args);
+                qunsetenv("LINESCOPE_FAIL_ALLOCATION");
+                QVERIFY2(r.finished && !r.crashed && (r.code == 0 || r.code == 1), qPrintable(r.describe()));
+                if (r.code == 0) continue;
+                ++failures;
+                QCOMPARE(nonEmptyLines(r.err).size(), 1);
+                QVERIFY2(r.err.contains(QStringLiteral("out of memory")), qPrintable(r.describe()));
+                QVERIFY(filesIn(QFileInfo(target).path()).filter(QStringLiteral(".tmp-")).isEmpty());
+                if (args.first() == "sweep")
+                    QVERIFY2(contents(target) == before || !QFile::exists(out + "/manifest.json"), qPrintable(r.describe()));
+                else
+                    QCOMPARE(contents(target), before);
+            }
+            QVERIFY2(failures > 0, qPrintable(args.first()));
+        }
+    }
+
     void writeFailuresSayWhy() {
         if (QFile::exists(QStringLiteral("/dev/full"))) {
             const CliRun r = runCli({"contours", "--threshold", "9", path("u8.png"), "--json", "/dev/full"});
