@@ -257,7 +257,9 @@ private:
 
         // The parents and OpenCV's listing, on the host as the CPU backend computes them.
         std::vector<std::uint32_t> hostExchange(exchangeWords);
-        if (n) exec_.download(hostExchange.data(), exchange, sizeof(std::uint32_t) * exchangeWords);
+        // The answers and the n hole bytes, not the padding after them, which no kernel
+        // writes (compute-sanitizer's initcheck reads a copy of it as uninitialized).
+        if (n) exec_.download(hostExchange.data(), exchange, sizeof(std::uint32_t) * 3 * std::size_t{n} + n);
         const std::vector<std::uint32_t> hostOrder(hostExchange.begin(), hostExchange.begin() + n);
         const std::vector<std::uint32_t> hostLeft(hostExchange.begin() + n, hostExchange.begin() + 2 * std::size_t{n});
         const std::uint32_t* hostLength = hostExchange.data() + 2 * std::size_t{n};

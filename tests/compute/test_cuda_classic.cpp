@@ -193,11 +193,14 @@ private slots:
             const int sizes[][2] = {{1, 1}, {1, 6}, {7, 1}, {2, 3}, {7, 5}, {6, 9}, {13, 8}, {16, 11}, {31, 17}};
             std::uint64_t seed = 11;
             int round = 0;
-            for (const auto& sz : sizes) {
-                const int w = sz[0], h = sz[1], big = std::max(w, h) + 3;
+            for (int s : test::caseSet({0, 1, 2, 3, 4, 5, 6, 7, 8})) {
+                const int w = sizes[s][0], h = sizes[s][1], big = std::max(w, h) + 3;
                 std::vector<int> lengths, sides = {1, 2, 3, 4, 5, 8, w, h + 1, big}, radii;
                 for (int n = 1; n <= big; ++n) lengths.push_back(n);
                 for (int r = 0; r <= big; ++r) radii.push_back(r);
+                lengths = test::caseSet(lengths);
+                radii = test::caseSet(radii);
+                sides = test::caseSet(sides);
                 const auto ses = sesOf(lengths, sides, radii, true);
                 for (const auto kind : kindsFor(round++)) {
                     const Image<T> img = test::randomImage<T>(w, h, seed++, kind);

@@ -177,7 +177,7 @@ private slots:
             test::fillRect(m, x, y + h - 1, w, 1, 255);
             test::fillRect(m, x, y, 1, h, 255);
             test::fillRect(m, x + w - 1, y, 1, h, 255);
-            for (int r : {1, 2, 5, 16, 32, 62}) {
+            for (int r : test::caseSet({1, 2, 5, 16, 32, 62})) {
                 const auto d = gpuDiffersInAnyMode(m, gpuRects(r, std::min(64, r + i % 3)));
                 LINESCOPE_CHECK(!d, "lines " + std::to_string(i) + ": " + *d);
             }
@@ -188,7 +188,7 @@ private slots:
             test::drawLine(diagonals, k, 0, k + 199, 199, 255, false);
             test::drawLine(diagonals, k + 3, 199, k + 202, 0, 255, k % 2 == 0);
         }
-        for (int r : {1, 3, 8, 31, 62}) {
+        for (int r : test::caseSet({1, 3, 8, 31, 62})) {
             const auto d = gpuDiffersInAnyMode(diagonals, gpuRects(r, r));
             LINESCOPE_CHECK(!d, "diagonals: " + *d);
         }
@@ -203,13 +203,13 @@ private slots:
         test::fillRect(corners, 40, 2, 4, 4, 1);
         test::fillRect(corners, 44, 6, 4, 4, 1);
         test::fillRect(corners, 36, 6, 4, 4, 1);
-        for (int r : {1, 2, 3, 4, 5, 7, 62}) {
+        for (int r : test::caseSet({1, 2, 3, 4, 5, 7, 62})) {
             const auto d = gpuDiffersInAnyMode(corners, gpuRects(r, r));
             LINESCOPE_CHECK(!d, "touching corners: " + *d);
         }
-        for (int cell : {1, 2, 3}) {
+        for (int cell : test::caseSet({1, 2, 3})) {
             const BinaryImage board = test::checkerboard(61, 47, cell);
-            for (int r : {1, 2, 3, 8, 13, 62}) {
+            for (int r : test::caseSet({1, 2, 3, 8, 13, 62})) {
                 const auto d = gpuDiffersInAnyMode(board, gpuRects(r, r + 1));
                 LINESCOPE_CHECK(!d, "checkerboard of " + std::to_string(cell) + "-pixel cells: " + *d);
             }
@@ -217,12 +217,12 @@ private slots:
     }
 
     void spirals() {
-        for (int gap : {1, 2, 3}) {
+        for (int gap : test::caseSet({1, 2, 3})) {
             for (int size : {9, 40, 101}) {
                 if (size == 101 && test::testScale() < 1) continue;  // sanitizer runs
                 const BinaryImage s = test::squareSpiral(size, gap);
                 const BinaryImage thick = test::thicken(s);  // its background corridor is one long hole
-                for (int r : {1, 3, 8, 32, 62}) {
+                for (int r : test::caseSet({1, 3, 8, 32, 62})) {
                     auto d = gpuDiffersInAnyMode(s, gpuRects(r, r));
                     LINESCOPE_CHECK(!d, "spiral of " + std::to_string(size) + " with gap " + std::to_string(gap) + ": " + *d);
                     d = gpuDiffersInAnyMode(thick, gpuRects(r, r));
@@ -244,7 +244,7 @@ private slots:
         test::fillRect(m, 25, 40, 10, 10, 255);
         test::fillRect(m, 28, 43, 3, 3, 0);
         m.set(30, 0, 0);
-        for (int r : {1, 4, 7, 16, 62}) {
+        for (int r : test::caseSet({1, 4, 7, 16, 62})) {
             const auto d = gpuDiffersInAnyMode(m, gpuRects(r, r));
             LINESCOPE_CHECK(!d, "objects on the frame: " + *d);
         }
@@ -295,7 +295,7 @@ private slots:
         }
         const int side = test::testScale() < 1 ? 300 : 1500;
         const BinaryImage big = test::noiseImage(side, side * 11 / 15, 0.35, 77);
-        for (int r : {8, 16, 32, 62}) {
+        for (int r : test::caseSet({8, 16, 32, 62})) {
             const auto d = gpuDiffersInAnyMode(big, gpuRects(r, r));
             LINESCOPE_CHECK(!d, "big noise: " + *d);
         }
@@ -310,7 +310,7 @@ private slots:
         // One image cropped at every offset against rectangles of many sizes, so that each
         // border crosses the seams at every phase.
         const BinaryImage base = test::randomBlobs(90, 80, 25, 42);
-        for (int r : {1, 2, 3, 4, 7, 8, 16, 31, 32, 33, 62}) {
+        for (int r : test::caseSet({1, 2, 3, 4, 7, 8, 16, 31, 32, 33, 62})) {
             for (int dx = 0; dx < r; dx += strideFor(r)) {
                 const int dy = (dx * 5) % r;
                 const BinaryImage crop = test::crop(base, dx, dy, base.width - dx, base.height - dy);
@@ -392,7 +392,7 @@ private slots:
 
     void largePaperSizeImage() {
         const BinaryImage m = paperImage();
-        for (int r : {16, 32}) {
+        for (int r : test::caseSet({16, 32})) {
             const auto d = gpuDiffersInAnyMode(m, gpuRects(r, r));
             LINESCOPE_CHECK(!d, "4928x4112: " + *d);
         }

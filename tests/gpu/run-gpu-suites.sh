@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # Runs the GPU suites on the GPU machine from a bundle carried there (see DEVELOPERS.md):
-#   here:  ../shared/tools/gpu-bundle.sh .devbundle build/tests/test_cuda_*
+#   here:  ../shared/tools/gpu-bundle.sh .devbundle build/tests/test_cuda_* [build/tests/test_engine_queue …]
 #   there: tests/gpu/run-gpu-suites.sh .devbundle/bundle.tar.xz [full|sanitize|all]
-# full: every suite at full scale; sanitize: compute-sanitizer memcheck and racecheck on
-# reduced runs (LINESCOPE_TEST_SCALE, the large-image tests left out). Logs go to $OUT.
+# full: every suite in the bundle at full scale; sanitize: compute-sanitizer's memcheck,
+# racecheck, initcheck and synccheck on the CUDA suites (test_cuda_*), each on a small case
+# set: LINESCOPE_TEST_SCALE (SANITIZE_SCALE, default 0.03) shrinks every loop of random
+# cases while keeping every kernel, pixel type, path and edge case, the large-image tests
+# are left out, and Qt Test's watchdog is raised (QTEST_FUNCTION_TIMEOUT, ms) because the
+# tools slow the kernels down 10–100×. SANITIZE_LIMIT (s, default 300) bounds each run;
+# SANITIZE_TOOLS and SANITIZE_SUITES choose among the tools and suites.
+# Logs go to $OUT; a summary line per run, and the exit status is non-zero if any failed.
 set -uo pipefail
 bundle=${1:?bundle.tar.xz}
 what=${2:-all}
@@ -12,12 +18,11 @@ mkdir -p "$out" /tmp/b
 tar xJf "$bundle" -C /tmp/b && . /tmp/b/env.sh || { echo "cannot unpack $bundle"; exit 1; }
 nvidia-smi -L
 status=0
-suites=$(cd /tmp/b/bin && ls test_cuda_* 2>/dev/null)
 if [ "$what" = full ] || [ "$what" = all ]; then
-  for t in $suites; do
+  for t in $(cd /tmp/b/bin && ls test_* 2>/dev/null); do
     echo "==== $t"
     start=$SECONDS
-    /tmp/b/bin/$t 2>&1 | tee "$out/$t.log" | grep -E "^(PASS|FAIL|SKIP|QWARN|Totals)|GPU:" | head -60
+    /tmp/b/bin/$t 2>&1 | tee "$out/$t.log" | grep -E "^(FAIL|SKIP|QWARN|Totals)|GPU:|^   Loc" | head -60
     rc=${PIPESTATUS[0]}
     echo "==== $t: exit $rc in $((SECONDS - start)) s"
     [ "$rc" = 0 ] || status=1
@@ -25,17 +30,17 @@ if [ "$what" = full ] || [ "$what" = all ]; then
 fi
 if [ "$what" = sanitize ] || [ "$what" = all ]; then
   cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  for tool in memcheck racecheck; do
-    for t in $suites; do
-      # Every test function except the large-image ones, at a small scale.
+  for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
+    for t in ${SANITIZE_SUITES:-$(cd /tmp/b/bin && ls test_cuda_* 2>/dev/null)}; do
       fns=$(/tmp/b/bin/$t -functions 2>/dev/null | sed 's/()//' | grep -v -i -E 'large|initTestCase|cleanupTestCase' | tr '\n' ' ')
-      echo "==== $tool $t: $fns"
       start=$SECONDS
-      LINESCOPE_TEST_SCALE=${SANITIZE_SCALE:-0.03} "$cs" --tool "$tool" --error-exitcode 3 \
-        /tmp/b/bin/$t $fns > "$out/$tool-$t.log" 2>&1
+      QTEST_FUNCTION_TIMEOUT=${QTEST_FUNCTION_TIMEOUT:-3600000} LINESCOPE_TEST_SCALE=${SANITIZE_SCALE:-0.03} \
+        timeout "${SANITIZE_LIMIT:-300}" "$cs" --tool "$tool" --error-exitcode 3 \
+        /tmp/b/bin/$t -v1 $fns > "$out/$tool-$t.log" 2>&1
       rc=$?
-      grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Totals" "$out/$tool-$t.log" | tail -3
-      echo "==== $tool $t: exit $rc in $((SECONDS - start)) s"
+      summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Totals" "$out/$tool-$t.log" | tail -2 | tr '\n' ' ')
+      slow=$(grep -E "^PASS|^FAIL|^SKIP" "$out/$tool-$t.log" | wc -l)
+      echo "==== $tool $t: exit $rc in $((SECONDS - start)) s, $slow functions done: $summary"
       [ "$rc" = 0 ] || status=1
     done
   done

@@ -147,6 +147,11 @@ int scaled(int count) {
     return std::max(1, static_cast<int>(std::lround(count * testScale())));
 }
 
+std::vector<int> caseSet(std::vector<int> cases) {
+    if (testScale() >= 1 || cases.size() <= 3) return cases;
+    return {cases.front(), cases[cases.size() / 2], cases.back()};
+}
+
 template <class T>
 bool samePixel(T a, T b) {
     if constexpr (std::is_floating_point_v<T>) return a == b || (std::isnan(a) && std::isnan(b));

@@ -38,6 +38,11 @@ std::vector<double> coreAngles();
 double testScale();
 int scaled(int count);  // max(1, round(count · testScale()))
 
+// The case set of a loop over sizes or lengths: all of `cases` at full scale; at a reduced
+// scale (the compute-sanitizer runs, tests/gpu/run-gpu-suites.sh) the first, the middle
+// and the last, which keep the edge cases (the smallest, one past the image) of each loop.
+std::vector<int> caseSet(std::vector<int> cases);
+
 // Pixel equality: exact for integers; floats by value with NaN equal to NaN (f − γ of an
 // infinity is NaN) and +0 equal to −0 (the definitions take min/max of values, and
 // −0 and +0 are the same value, so either is a correct result).
