@@ -4,6 +4,7 @@
 #include "ui/spectrum_panel.h"
 #include "ui/view_controls.h"
 #include "ui/viewport_widget.h"
+#include "ui/widget_lifetime.h"
 
 #include "app/io/image_io.h"
 #include "app/session/any_image_mat.h"
@@ -133,7 +134,12 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     updateOverlayInfo();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The docks, the controls and the session must not call back into this window while
+    // ~QWidget hides and deletes them, after session_ is gone (widget_lifetime.h).
+    disconnectFromDescendants(this);
+    session_->disconnect(this);
+}
 
 void MainWindow::buildControls() {
     auto* dock = new QDockWidget(tr("Controls"), this);

@@ -1,5 +1,6 @@
 #include "ui/spectrum_panel.h"
 
+#include "ui/widget_lifetime.h"
 #include "app/io/spectrum_export.h"
 
 #include <QChart>
@@ -99,6 +100,8 @@ SpectrumPanel::SpectrumPanel(QWidget* parent) : QWidget(parent) {
         if (hasSpectrum()) stack_->setCurrentIndex(1 + index);
     });
 }
+
+SpectrumPanel::~SpectrumPanel() { disconnectFromDescendants(this); }
 
 SpectrumPanel::Plot SpectrumPanel::buildPlot(Form form) {
     Plot p;
