@@ -117,6 +117,10 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
             [this] { viewport_->setOriginal(session_->image()); });
     connect(session_.get(), &session::Session::notice, this,
             [this](const QString& line) { statusBar()->showMessage(line, 10000); });
+    connect(session_.get(), &session::Session::imageOpened, this, &MainWindow::onImageOpened);
+    connect(session_.get(), &session::Session::openFailed, this, [this](const QString& path, const QString& error) {
+        showError(tr("Cannot open image"), tr("%1 could not be opened:\n%2").arg(QDir::toNativeSeparators(path), error));
+    });
     statusBar()->showMessage(session_->queue().lastBackendNotice().isEmpty()
                                  ? tr("Open an image (File > Open, drag and drop, or Samples)")
                                  : session_->queue().lastBackendNotice());
@@ -379,13 +383,12 @@ void MainWindow::openDialog() {
     if (!path.isEmpty()) openFile(path);
 }
 
-bool MainWindow::openFile(const QString& path) {
-    QString error;
-    if (!session_->openImage(path, &error)) {
-        showError(tr("Cannot open image"),
-                  tr("%1 could not be opened:\n%2").arg(QDir::toNativeSeparators(path), error));
-        return false;
-    }
+void MainWindow::openFile(const QString& path) {
+    statusBar()->showMessage(tr("Opening %1…").arg(QDir::toNativeSeparators(path)));
+    session_->openImage(path);
+}
+
+void MainWindow::onImageOpened(const QString& path) {
     currentFile_ = path;
     addRecent(path);
     const auto img = session_->image();
@@ -394,7 +397,6 @@ bool MainWindow::openFile(const QString& path) {
                              .arg(session::widthOf(*img))
                              .arg(session::heightOf(*img)));
     setWindowTitle(tr("%1 — LineScope").arg(QFileInfo(path).fileName()));
-    return true;
 }
 
 void MainWindow::showError(const QString& title, const QString& text) {
