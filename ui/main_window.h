@@ -7,7 +7,8 @@
 // published snapshots go to the viewport. Settings (parameters, view options, window layout)
 // are kept between runs with QSettings.
 //
-// Thread: UI thread only. It never waits for the engine.
+// Thread: UI thread only. It never waits for the engine, nor reads a file (the session does,
+// on a worker thread).
 #pragma once
 
 #include "app/session/contour_source.h"
