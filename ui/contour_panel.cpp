@@ -1,6 +1,7 @@
 #include "ui/contour_panel.h"
 
 #include "ui/contour_table_model.h"
+#include "ui/widget_lifetime.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -122,7 +123,7 @@ ContourPanel::ContourPanel(QWidget* parent) : QWidget(parent) {
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ContourPanel::onSelectionChanged);
 }
 
-ContourPanel::~ContourPanel() = default;
+ContourPanel::~ContourPanel() { disconnectFromDescendants(this); }
 
 void ContourPanel::buildThresholdRow() {
     slider_ = new QSlider(Qt::Horizontal, this);

@@ -4,6 +4,7 @@
 #include "ui/spectrum_panel.h"
 #include "ui/view_controls.h"
 #include "ui/viewport_widget.h"
+#include "ui/widget_lifetime.h"
 
 #include "app/io/image_io.h"
 #include "app/session/any_image_mat.h"
@@ -116,6 +117,10 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
             [this] { viewport_->setOriginal(session_->image()); });
     connect(session_.get(), &session::Session::notice, this,
             [this](const QString& line) { statusBar()->showMessage(line, 10000); });
+    connect(session_.get(), &session::Session::imageOpened, this, &MainWindow::onImageOpened);
+    connect(session_.get(), &session::Session::openFailed, this, [this](const QString& path, const QString& error) {
+        showError(tr("Cannot open image"), tr("%1 could not be opened:\n%2").arg(QDir::toNativeSeparators(path), error));
+    });
     statusBar()->showMessage(session_->queue().lastBackendNotice().isEmpty()
                                  ? tr("Open an image (File > Open, drag and drop, or Samples)")
                                  : session_->queue().lastBackendNotice());
@@ -133,7 +138,12 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     updateOverlayInfo();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The docks, the controls and the session must not call back into this window while
+    // ~QWidget hides and deletes them, after session_ is gone (widget_lifetime.h).
+    disconnectFromDescendants(this);
+    session_->disconnect(this);
+}
 
 void MainWindow::buildControls() {
     auto* dock = new QDockWidget(tr("Controls"), this);
@@ -373,13 +383,12 @@ void MainWindow::openDialog() {
     if (!path.isEmpty()) openFile(path);
 }
 
-bool MainWindow::openFile(const QString& path) {
-    QString error;
-    if (!session_->openImage(path, &error)) {
-        showError(tr("Cannot open image"),
-                  tr("%1 could not be opened:\n%2").arg(QDir::toNativeSeparators(path), error));
-        return false;
-    }
+void MainWindow::openFile(const QString& path) {
+    statusBar()->showMessage(tr("Opening %1…").arg(QDir::toNativeSeparators(path)));
+    session_->openImage(path);
+}
+
+void MainWindow::onImageOpened(const QString& path) {
     currentFile_ = path;
     addRecent(path);
     const auto img = session_->image();
@@ -388,7 +397,6 @@ bool MainWindow::openFile(const QString& path) {
                              .arg(session::widthOf(*img))
                              .arg(session::heightOf(*img)));
     setWindowTitle(tr("%1 — LineScope").arg(QFileInfo(path).fileName()));
-    return true;
 }
 
 void MainWindow::showError(const QString& title, const QString& text) {

@@ -7,7 +7,8 @@
 // published snapshots go to the viewport. Settings (parameters, view options, window layout)
 // are kept between runs with QSettings.
 //
-// Thread: UI thread only. It never waits for the engine.
+// Thread: UI thread only. It never waits for the engine, nor reads a file (the session does,
+// on a worker thread).
 #pragma once
 
 #include "app/session/contour_source.h"
@@ -52,9 +53,11 @@ public:
     explicit MainWindow(QWidget* parent = nullptr) : MainWindow(Options{}, parent) {}
     ~MainWindow() override;
 
-    // Opens an image file into the session. On failure shows a (non-blocking) error dialog
-    // and keeps the current image; returns false.
-    bool openFile(const QString& path);
+    // Starts opening an image file and returns at once: the session reads it on a worker
+    // thread (File > Open, drag and drop, Open Recent, Samples and the command line all come
+    // here), and the window shows it once decoded. On failure a (non-blocking) error dialog
+    // says why and the current image stays. Session::imageOpened / openFailed tell when.
+    void openFile(const QString& path);
 
     // The controls, in the units the session uses (they also move the widgets).
     void setAngle(double degrees);      // 0…180, rounded to 0.1°
@@ -98,6 +101,7 @@ private:
     void rebuildRecentMenu();
     void addRecent(const QString& path);
     void showError(const QString& title, const QString& text);
+    void onImageOpened(const QString& path);
     void onSnapshot(session::RequestKind kind, const session::SnapshotPtr& snapshot);
     void openDialog();
     void exportView();

@@ -1,6 +1,7 @@
 #include "ui/spectrum_panel.h"
 
 #include "app/io/atomic_file.h"
+#include "ui/widget_lifetime.h"
 #include "app/io/spectrum_export.h"
 
 #include <QBuffer>
@@ -101,6 +102,8 @@ SpectrumPanel::SpectrumPanel(QWidget* parent) : QWidget(parent) {
         if (hasSpectrum()) stack_->setCurrentIndex(1 + index);
     });
 }
+
+SpectrumPanel::~SpectrumPanel() { disconnectFromDescendants(this); }
 
 SpectrumPanel::Plot SpectrumPanel::buildPlot(Form form) {
     Plot p;

@@ -35,6 +35,7 @@ public:
     enum class Form { Cartesian, Polar };
 
     explicit SpectrumPanel(QWidget* parent = nullptr);
+    ~SpectrumPanel() override;
 
     // Shows σ(α_k) = values[k] with `caption` as the chart's title. A size that does not match
     // angles.count shows the placeholder with that message instead.

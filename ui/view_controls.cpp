@@ -1,6 +1,7 @@
 #include "ui/view_controls.h"
 
 #include "ui/orientation_legend.h"
+#include "ui/widget_lifetime.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -131,6 +132,8 @@ ViewControls::ViewControls(QWidget* parent) : QWidget(parent) {
     connect(glyph_, &QCheckBox::toggled, this, &ViewControls::glyphVisibleChanged);
     connect(gpu_, &QCheckBox::toggled, this, &ViewControls::gpuToggled);
 }
+
+ViewControls::~ViewControls() { disconnectFromDescendants(this); }
 
 ViewKind ViewControls::view() const { return static_cast<ViewKind>(view_->currentData().toInt()); }
 CompareMode ViewControls::compareMode() const { return static_cast<CompareMode>(compare_->currentData().toInt()); }

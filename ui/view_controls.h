@@ -26,6 +26,7 @@ class ViewControls : public QWidget {
     Q_OBJECT
 public:
     explicit ViewControls(QWidget* parent = nullptr);
+    ~ViewControls() override;
 
     ViewKind view() const;
     CompareMode compareMode() const;

@@ -115,6 +115,9 @@ ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent) {
 ViewportWidget::~ViewportWidget() {
     // The renderers touch no OpenGL in their destructors: release while the context lives.
     if (context()) {
+        // ~QOpenGLWidget destroys the context after this destructor: its aboutToBeDestroyed
+        // must not reach contextAboutToBeDestroyed() on what is by then a QOpenGLWidget.
+        disconnect(context(), nullptr, this, nullptr);
         makeCurrent();
         releaseGl();
         doneCurrent();

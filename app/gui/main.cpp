@@ -105,8 +105,9 @@ int main(int argc, char** argv) {
     if (!notice.isEmpty()) std::fprintf(stderr, "linescope: %s\n", qPrintable(notice));
     linescope::gui::applyLaunchOptions(window, launch);
     window.show();
-    if (!launch.image.isEmpty() && !window.openFile(launch.image) && screenshot)
-        return fail(1, QStringLiteral("cannot open %1: no screenshot").arg(launch.image));
+    // Read in the background: a file that cannot be opened shows a dialog, or with
+    // --screenshot ends the run with its reason.
     if (screenshot) new linescope::gui::WindowScreenshot(window, launch.screenshot);
+    if (!launch.image.isEmpty()) window.openFile(launch.image);
     return app.exec();
 }

@@ -22,6 +22,8 @@ constexpr int kQuietPollsNeeded = 4;
 WindowScreenshot::WindowScreenshot(ui::MainWindow& window, QString path, int timeoutMs)
     : QObject(&window), window_(window), path_(std::move(path)), timeoutMs_(timeoutMs) {
     clock_.start();
+    connect(&window.session(), &session::Session::openFailed, this,
+            [this](const QString&, const QString& error) { finish(1, QStringLiteral("%1 (no screenshot)").arg(error)); });
     connect(&timer_, &QTimer::timeout, this, &WindowScreenshot::poll);
     timer_.start(kPollMs);
 }
@@ -46,7 +48,21 @@ bool WindowScreenshot::settled() const {
     }
 }
 
+// Why the engine could not compute the shown view, once it has nothing left to do ("" : no
+// failure): such a view is never drawn, so the run ends at once instead of at the time limit.
+QString WindowScreenshot::shownViewError() const {
+    auto& session = window_.session();
+    const ui::ViewKind view = window_.viewControls()->view();
+    if (!session.image() || session.queue().busy() || window_.viewport()->gpuPath() || view == ui::ViewKind::Original)
+        return {};
+    const auto snap = session.latest(view == ui::ViewKind::Result ? session::RequestKind::Result : session::RequestKind::Sweep);
+    if (!snap || snap->ok() || snap->request.image != session.image()) return {};
+    return QStringLiteral("the %1 view could not be computed: %2 (no screenshot)")
+        .arg(QString::fromLatin1(ui::viewKindName(view)).toLower(), QString::fromStdString(snap->error));
+}
+
 void WindowScreenshot::poll() {
+    if (const QString error = shownViewError(); !error.isEmpty()) return finish(1, error);
     quietPolls_ = settled() ? quietPolls_ + 1 : 0;
     if (quietPolls_ >= kQuietPollsNeeded) {
         const QPixmap shot = window_.grab();

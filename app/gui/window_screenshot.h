@@ -1,6 +1,7 @@
 // Saves the main window as a PNG once the engine has nothing left to compute and the viewport
-// has drawn the newest result, then quits the application with 0 (saved) or 1 (not saved, or
-// nothing settled within the time limit). It polls on a timer: the UI thread never waits.
+// has drawn the newest result, then quits the application with 0 (saved) or 1 (not saved, the
+// image could not be opened, the engine could not compute the shown view, or nothing settled
+// within the time limit), the reason on stderr. It polls on a timer: the UI thread never waits.
 //
 // Thread: UI thread.
 #pragma once
@@ -24,6 +25,7 @@ public:
 private:
     void poll();
     bool settled() const;
+    QString shownViewError() const;
     void finish(int exitCode, const QString& message);
 
     ui::MainWindow& window_;

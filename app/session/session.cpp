@@ -4,9 +4,44 @@
 #include "app/io/image_io.h"
 #include "app/session/any_image_mat.h"
 
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace linescope::session {
+
+namespace {
+
+// What the reader thread hands back to the UI thread.
+struct LoadedImage {
+    std::optional<AnyImage> image;     // empty on failure
+    std::vector<std::string> notices;  // emitted on the UI thread
+    QString error;                     // one sentence naming the file
+};
+
+// [worker thread] Reads and checks one image file; never throws.
+std::shared_ptr<LoadedImage> loadImage(const std::string& path) {
+    auto out = std::make_shared<LoadedImage>();
+    try {
+        AnyImage image = anyImageOf(io::readImage(path, [&](const std::string& line) { out->notices.push_back(line); }));
+        try {
+            // Every view orders pixel values: refuse NaN here rather than fail each view.
+            std::visit([](const auto& im) { requireNoNaN(im.cview()); }, image);
+        } catch (const Error& e) {
+            throw io::IoError("cannot use '" + path + "': " + e.what());
+        }
+        out->image = std::move(image);
+    } catch (const std::exception& e) {
+        out->error = QString::fromStdString(e.what());
+    }
+    return out;
+}
+
+}  // namespace
 
 Session::Session(const EngineQueue::Options& options, QObject* parent)
     : QObject(parent), queue_(std::make_unique<EngineQueue>(options)) {
@@ -23,17 +58,26 @@ Session::Session(const EngineQueue::Options& options, QObject* parent)
 
 Session::~Session() = default;
 
-bool Session::openImage(const QString& path, QString* error) {
-    try {
-        const cv::Mat m = io::readImage(path.toStdString(), [this](const std::string& line) {
-            emit notice(QString::fromStdString(line));
-        });
-        setImage(anyImageOf(m));
-        return true;
-    } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
-    }
+void Session::openImage(const QString& path) {
+    const quint64 id = ++openId_;
+    opening_ = true;
+    // The watcher is this session's child: a session destroyed meanwhile hears nothing (the
+    // read itself runs to its end on Qt's global pool, and its result is dropped).
+    auto* watcher = new QFutureWatcher<std::shared_ptr<LoadedImage>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path, id] {
+        watcher->deleteLater();
+        if (id != openId_) return;  // superseded by a newer openImage
+        opening_ = false;
+        const std::shared_ptr<LoadedImage> loaded = watcher->result();
+        for (const std::string& line : loaded->notices) emit notice(QString::fromStdString(line));
+        if (!loaded->image) {
+            emit openFailed(path, loaded->error);
+            return;
+        }
+        setImage(std::move(*loaded->image));
+        emit imageOpened(path);
+    });
+    watcher->setFuture(QtConcurrent::run(loadImage, path.toStdString()));
 }
 
 void Session::setImage(AnyImage image) {

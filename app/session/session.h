@@ -31,9 +31,16 @@ public:
     explicit Session(const EngineQueue::Options& options = {}, QObject* parent = nullptr);
     ~Session() override;
 
-    // [UI thread] Reads an image file (colour becomes gray: one notice each), makes it current
-    // and submits every live view. False with `error` set when the file cannot be read.
-    bool openImage(const QString& path, QString* error = nullptr);
+    // [UI thread] Starts reading an image file on a worker thread and returns at once: a slow
+    // disk, a FIFO or a huge file never holds the UI thread. Once decoded (colour becomes grey:
+    // one notice each) the image becomes current (imageChanged, every live view submitted) and
+    // imageOpened follows; otherwise openFailed says why in one sentence (io::IoError's text)
+    // and the current image stays. A float image holding NaN is refused with the engine's
+    // reason: no view could be computed from it. A newer call supersedes one still reading,
+    // whose outcome is dropped.
+    void openImage(const QString& path);
+    // [UI thread] Whether the newest openImage is still reading.
+    bool opening() const { return opening_; }
     // [UI thread] Makes `image` current and submits every live view.
     void setImage(AnyImage image);
     // [any thread] The current image (nullptr before the first).
@@ -75,6 +82,9 @@ signals:
     void notice(const QString& line);
     // [UI thread] The current image changed.
     void imageChanged();
+    // [UI thread] openImage's outcome: `path`'s image is current, or why it could not be opened.
+    void imageOpened(const QString& path);
+    void openFailed(const QString& path, const QString& error);
 
 private:
     void submit(RequestKind kind);  // when live and an image is loaded
@@ -86,6 +96,8 @@ private:
     Parameters params_;
     std::array<bool, kRequestKindCount> live_{true, true, true, true};
     std::array<quint64, kRequestKindCount> lastId_{};  // the newest submitted id of each kind
+    quint64 openId_ = 0;  // the newest openImage's number: older ones finish unheard
+    bool opening_ = false;
 };
 
 }  // namespace linescope::session

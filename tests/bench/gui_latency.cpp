@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QSignalSpy>
 #include <QSlider>
 #include <QSurfaceFormat>
 #include <QTest>
@@ -77,7 +78,10 @@ int main(int argc, char** argv) {
     MainWindow w(options);
     w.resize(1600, 1000);
     w.show();
-    if (!QTest::qWaitForWindowExposed(&w) || !w.openFile(image)) return 1;
+    if (!QTest::qWaitForWindowExposed(&w)) return 1;
+    QSignalSpy opened(&w.session(), &session::Session::imageOpened);
+    w.openFile(image);  // read in the background
+    if (!opened.wait(60000)) return 1;
     w.spectrumDock()->hide();
     w.contourDock()->hide();
     QTest::qWait(500);

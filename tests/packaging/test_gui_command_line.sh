@@ -51,8 +51,18 @@ expect 1 "viewport needs OpenGL 3.3 in a window" "the same without an X server" 
   "${nodisplay[@]}" QT_QPA_PLATFORM=offscreen "$app" --backend cpu --screenshot "$out/none.png" "$samples/fingerprint.png"
 
 run_gui() { "$here/../ui/run_with_display.sh" "$app" --backend cpu "$@"; }
-expect 1 "cannot open .*missing.png" "a missing image with --screenshot exits 1" -- \
+# A file that cannot be opened: one line with the reason, exit 1 (the file is read in the
+# background, so the window was already up).
+expect 1 "^linescope: error: cannot open '.*missing.png': no such file" "a missing image with --screenshot exits 1, saying why" -- \
   run_gui --screenshot "$out/none.png" "$out/missing.png"
+echo "this is not an image" >"$out/not-an-image.png"
+expect 1 "^linescope: error: cannot read '.*not-an-image.png': not an image" "a file that is no image exits 1, saying why" -- \
+  run_gui --screenshot "$out/none.png" "$out/not-an-image.png"
+# An 8x8 float image (PFM: rows bottom up) with NaN in its top right pixel: refused when it
+# is read, with the engine's reason; it used to wait 180 s for views that never came.
+{ printf 'Pf\n8 8\n-1.0\n'; for _ in $(seq 63); do printf '\x00\x00\x80\x3f'; done; printf '\x00\x00\xc0\x7f'; } >"$out/nan.pfm"
+expect 1 "^linescope: error: cannot use '.*nan.pfm': the float image holds NaN at \(7, 0\)" \
+  "a float image with NaN is refused at once, saying why" -- run_gui --screenshot "$out/none.png" "$out/nan.pfm"
 rm -f "$out/orientation.png"
 expect 0 "screenshot .*orientation.png \(1600x1000\)" "--screenshot saves the drawn window" -- \
   run_gui --view orientation --length 15 --angles 36 --blend 0.7 --needles 16 --window-size 1600x1000 \

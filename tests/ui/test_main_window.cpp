@@ -28,13 +28,22 @@
 #include <QMessageBox>
 #include <QOpenGLContext>
 #include <QSlider>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace linescope;
 using linescope::ui::MainWindow;
@@ -123,6 +132,16 @@ private:
         QVERIFY2(wrong == 0, qPrintable(QString("%1: %2 of %3 pixels differ; first at %4").arg(what).arg(wrong).arg(compared).arg(first)));
     }
 
+    // Writes a few bytes that are no image into a FIFO and closes it, if a reader has it open
+    // or is waiting in open(); without a reader it does nothing (and never blocks).
+    static void feedWaitingReader(const QString& fifo) {
+        const int fd = ::open(QFile::encodeName(fifo).constData(), O_WRONLY | O_NONBLOCK);
+        if (fd < 0) return;
+        const char junk[] = "no image here\n";
+        [[maybe_unused]] const auto n = ::write(fd, junk, sizeof junk - 1);
+        ::close(fd);
+    }
+
     const Image<std::uint8_t>& grey() const { return std::get<Image<std::uint8_t>>(*window_->session().image()); }
 
     SweepResult<std::uint8_t> cpuSweep(const AngleSet& angles, int length) const {
@@ -131,9 +150,16 @@ private:
         return sweep<std::uint8_t>(grey().cview(), {MorphOp::Open, length, angles}, cpu);
     }
 
-    void openSample(const char* name) {
-        QVERIFY(window_->openFile(QStringLiteral(LINESCOPE_SAMPLES_DIR "/") + name + ".png"));
+    // Opens a file (read in the background), waits for the outcome and checks it.
+    void open(const QString& path, bool expectOpened) {
+        QSignalSpy opened(&window_->session(), &session::Session::imageOpened);
+        QSignalSpy failed(&window_->session(), &session::Session::openFailed);
+        window_->openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty() || !failed.isEmpty(), 30000);
+        QCOMPARE(opened.size(), expectOpened ? 1 : 0);
     }
+
+    void openSample(const char* name) { open(QStringLiteral(LINESCOPE_SAMPLES_DIR "/") + name + ".png", true); }
 
 private slots:
 
@@ -150,7 +176,7 @@ private slots:
             if (a->text() == "oriented_texture") sample = a;
         QVERIFY(sample);
         sample->trigger();
-        QVERIFY(window_->session().image());
+        QTRY_VERIFY(window_->session().image());
 
         // Defaults first (opening, 0°, λ 21).
         compareWithEngine(MorphOp::Open, 0.0, 21);
@@ -186,7 +212,7 @@ private slots:
     }
 
     void badFileShowsAnErrorAndTheWindowSurvives() {
-        QVERIFY(window_->openFile(QStringLiteral(LINESCOPE_SAMPLES_DIR "/fingerprint.png")));
+        openSample("fingerprint");
         compareWithEngine(MorphOp::Open, 0.0, 21);
         const auto before = window_->session().image();
 
@@ -198,7 +224,7 @@ private slots:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write("this is not a PNG file\n");
         }
-        QVERIFY(!window_->openFile(bad));
+        open(bad, false);
         QMessageBox* box = window_->errorDialog();
         QVERIFY(box);
         QTRY_VERIFY(box->isVisible());
@@ -207,7 +233,7 @@ private slots:
         box->accept();
         QTRY_VERIFY(!window_->errorDialog());
 
-        QVERIFY(!window_->openFile(dir.filePath("missing.png")));
+        open(dir.filePath("missing.png"), false);
         QVERIFY(window_->errorDialog());
         window_->errorDialog()->accept();
 
@@ -306,6 +332,74 @@ private slots:
         }
         window_->viewControls()->setView(ui::ViewKind::Orientation);
         QVERIFY(window_->viewControls()->findChild<ui::OrientationLegend*>()->isVisibleTo(window_.get()));
+    }
+
+    // A FIFO (like any file whose read blocks) must not hold the UI thread: openFile returns
+    // while nobody writes to it, the event loop runs on, and the failure comes as a dialog.
+    void openingAFifoKeepsTheWindowResponsive() {
+        openSample("fingerprint");
+        const auto before = window_->session().image();
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString fifo = dir.filePath("pipe.png");
+        QCOMPARE(mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        QSignalSpy failed(&window_->session(), &session::Session::openFailed);
+
+        // Were the file read on the UI thread, openFile would wait for a writer for ever: this
+        // thread becomes that writer if openFile has not returned after a minute, and says so.
+        std::atomic<bool> returned{false}, rescued{false};
+        std::thread rescuer([&] {
+            for (int i = 0; i < 600 && !returned; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            if (returned) return;
+            rescued = true;
+            feedWaitingReader(fifo);
+        });
+        window_->openFile(fifo);
+        returned = true;
+        rescuer.join();
+        QVERIFY2(!rescued, "openFile waited on the UI thread for the FIFO's writer");
+        QVERIFY(window_->session().opening());
+
+        bool ticked = false;  // the event loop keeps running while the file is read
+        QTimer::singleShot(0, window_.get(), [&] { ticked = true; });
+        QTRY_VERIFY(ticked);
+
+        // The reader refuses the FIFO, or waits for a writer: then it gets a few bytes that are
+        // no image, and end of file.
+        for (int i = 0; i < 300 && failed.isEmpty(); ++i) {
+            feedWaitingReader(fifo);
+            failed.wait(100);
+        }
+        QCOMPARE(failed.size(), 1);
+        QVERIFY(!window_->session().opening());
+        QMessageBox* box = window_->errorDialog();
+        QVERIFY(box);
+        QVERIFY2(box->text().contains("pipe.png"), qPrintable(box->text()));
+        box->accept();
+        QCOMPARE(window_->session().image(), before);  // the current image is kept
+    }
+
+    // Destroying the window with its docks shown or hidden, while the engine works: Qt hides
+    // and deletes the docks in ~QWidget, after ~MainWindow has run, and their visibilityChanged
+    // reached the half-destroyed window (a use after free that ASan/UBSan caught at every exit).
+    void destroyingTheWindowWithDocksShownOrHidden_data() {
+        QTest::addColumn<bool>("spectrum");
+        QTest::addColumn<bool>("contours");
+        QTest::newRow("both docks shown") << true << true;
+        QTest::newRow("spectrum dock shown") << true << false;
+        QTest::newRow("contour dock shown") << false << true;
+        QTest::newRow("both docks hidden") << false << false;
+    }
+    void destroyingTheWindowWithDocksShownOrHidden() {
+        QFETCH(bool, spectrum);
+        QFETCH(bool, contours);
+        openSample("fingerprint");
+        window_->spectrumDock()->setVisible(spectrum);
+        window_->contourDock()->setVisible(contours);
+        window_->lengthSlider()->setValue(31);  // work under way when the window goes
+        QTRY_VERIFY(window_->spectrumDock()->isVisible() == spectrum && window_->contourDock()->isVisible() == contours);
+        window_.reset();  // shown, as when --screenshot quits the application
+        QVERIFY(!window_);
     }
 
     // Export View writes the view's data (not the screen) and it reads back equal.
