@@ -7,7 +7,8 @@
 
 namespace linescope::io {
 
-// "text" with quotes and escapes.
+// "text" with quotes and escapes. Bytes that are not UTF-8 (a file name in another
+// encoding) become U+FFFD, so that the result is always valid JSON.
 std::string jsonString(const std::string& text);
 // The shortest text that reads back as the same double; null for NaN and infinities.
 std::string jsonNumber(double v);
