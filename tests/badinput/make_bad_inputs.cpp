@@ -171,6 +171,11 @@ void writeCorpus() {
         save(std::string("corrupt.") + f.ext, garbageAfter(bytes, f.magic));
     }
     save("empty.png", {});
+    // A DICOM preamble and magic with nothing after them: OpenCV hands it to GDCM, whose
+    // assertion aborted linescope-cli (found by fuzz_image_loader).
+    Bytes dicom(128, 0);
+    dicom.insert(dicom.end(), {'D', 'I', 'C', 'M'});
+    save("dicom-header-only.png", dicom);
 
     // A header claiming 100000 x 100000 pixels over a few bytes of data.
     save("header-bomb.png", png(100000, 100000, 8, 0, zlibOfZeros(1000)));

@@ -98,7 +98,7 @@ expect() {
 
 # Image files, each with the status it must give (0: a valid image LineScope reads).
 bad_files=(truncated.png truncated.tiff truncated.jpg truncated.pgm truncated.pfm
-  corrupt.png corrupt.tiff corrupt.jpg corrupt.pgm corrupt.pfm empty.png
+  corrupt.png corrupt.tiff corrupt.jpg corrupt.pgm corrupt.pfm empty.png dicom-header-only.png
   header-bomb.png decompression-bomb.png folder.png fifo.png missing.png
   tiff-uint32.tiff tiff-5-channels.tiff tiff-float16.tiff)
 good_files=(good.png good-float.tiff "with space.png" $'bad-name-\xff\xfe.png' ./-dash.png

@@ -42,7 +42,7 @@ run() {  # run NAME OPTIONS...
   local name=$1 status=0
   shift
   echo "== fuzz_$name: $seconds s"
-  "$bin/fuzz_$name" -max_total_time="$seconds" -timeout=25 -print_final_stats=1 -close_fd_mask=1 \
+  "$bin/fuzz_$name" -max_total_time="$seconds" -timeout=25 -print_final_stats=1 \
     -artifact_prefix="$work/artifacts/$name-" "$@" "$work/corpus/$name" >"$work/$name.log" 2>&1 || status=$?
   grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^Done|^stat::(number_of_executed_units|peak_rss_mb|new_units_added)' \
     "$work/$name.log" || true
@@ -52,9 +52,12 @@ run() {  # run NAME OPTIONS...
     grep -vE '^#[0-9]+[[:space:]]' "$work/$name.log" | tail -60
   fi
 }
-run image_loader -max_len=65536
-run cli_args -max_len=4096 -dict="$work/cli.dict"
-run json_writers
+# -close_fd_mask: 1 closes the targets' stdout (--help texts); 3 also stderr, for the loader,
+# whose readImage sends fd 2 to a temporary file during imread: libFuzzer and the sanitizers
+# then report on their own copy of stderr instead of into that file.
+run image_loader -max_len=65536 -close_fd_mask=3
+run cli_args -max_len=4096 -dict="$work/cli.dict" -close_fd_mask=1
+run json_writers -close_fd_mask=1
 
 if ((${#failed[@]})); then
   echo "fuzzing FAILED: ${failed[*]} (reproducers in $work/artifacts: run the target on one to replay it)"
