@@ -13,12 +13,14 @@ packages=(
   qt6-base-dev libqt6opengl6-dev                 # Qt 6 Core/Gui/Widgets/Test (+ platform plugins), OpenGL/OpenGLWidgets (the viewport)
   qt6-charts-dev                                 # Qt 6 Charts (the angular-spectrum dock)
   libopencv-dev                                  # image files in app/, the OpenCV oracle tests, resources/tools
+  zlib1g-dev                                     # the bad-input generator forges PNG chunks (tests/badinput)
   libimgui-dev                                   # Dear ImGui overlay (render/)
   libgl-dev libegl-dev                           # OpenGL and EGL headers and loaders (render/)
   xvfb xauth libgl1-mesa-dri                     # xvfb-run + Mesa OpenGL: GUI tests without a display
   dpkg-dev                                       # dpkg-shlibdeps: the .deb's dependencies (cpack)
   desktop-file-utils appstream libxml2-utils shared-mime-info  # validators of the desktop files (label packaging)
   groff-base                                     # renders the man pages (label docs)
+  clang libclang-rt-14-dev                       # libFuzzer, ASan and UBSan for the fuzz targets (tests/fuzz, CI's fuzz step)
 )
 
 if [ "${1:-}" = "--list" ]; then

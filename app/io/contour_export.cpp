@@ -6,6 +6,7 @@
 
 #include <opencv2/imgcodecs.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
@@ -15,13 +16,16 @@ namespace linescope::io {
 
 namespace {
 
+// A timing in JSON: null where it is not a number ("nan" and "inf" are not JSON).
+std::string millisJson(double ms) { return std::isfinite(ms) ? formatMillis(ms) : "null"; }
+
 std::string timingsJson(const ContourTimings& t, bool phases) {
     std::string s = "{";
     if (phases)
-        s += "\"preprocess\": " + formatMillis(t.preprocess) + ", \"track\": " + formatMillis(t.track) +
-             ", \"connect\": " + formatMillis(t.connect) + ", \"hierarchy\": " + formatMillis(t.hierarchy) +
-             ", \"download\": " + formatMillis(t.download) + ", ";
-    return s + "\"total\": " + formatMillis(t.total) + "}";
+        s += "\"preprocess\": " + millisJson(t.preprocess) + ", \"track\": " + millisJson(t.track) +
+             ", \"connect\": " + millisJson(t.connect) + ", \"hierarchy\": " + millisJson(t.hierarchy) +
+             ", \"download\": " + millisJson(t.download) + ", ";
+    return s + "\"total\": " + millisJson(t.total) + "}";
 }
 
 std::string base64(const std::vector<uchar>& bytes) {
@@ -95,7 +99,7 @@ std::string contoursToSvg(const Contours& c, int width, int height, const cv::Ma
 }
 
 std::string formatMillis(double ms) {
-    char buf[32];
+    char buf[320];  // the largest double has 309 digits before the point
     std::snprintf(buf, sizeof buf, "%.3f", ms);
     return buf;
 }

@@ -28,7 +28,8 @@ struct ContourJsonInfo {
 
 // {"contours": [{"points": [[x, y], ...], "parent": i, "hole": bool}, ...], "mode": M,
 //  "approx": A, "width": W, "height": H, "threshold": T, "algorithm": A, "timings_ms": {...}}
-// with one contour a line; parent is the index of the parent contour or -1.
+// with one contour a line; parent is the index of the parent contour or -1. A threshold or
+// timing that is not finite is written as null.
 std::string contoursToJson(const Contours& contours, const ContourJsonInfo& info);
 
 // An SVG of width × height with one polygon a contour through the pixel centres (x + 0.5,

@@ -6,6 +6,7 @@
 // known linear map; binarize and thresholdRange against plain loops.
 #include "app/io/contour_export.h"
 #include "app/io/image_io.h"
+#include "app/io/json_writer.h"
 #include "app/io/threshold.h"
 
 #include "compute/contours/contours.h"
@@ -137,6 +138,36 @@ private slots:
         QCOMPARE(doc.object()["contours"].toArray().size(), 0);
         QCOMPARE(doc.object()["timings_ms"].toObject().keys(), QStringList{"total"});
         QCOMPARE(doc.object()["threshold"].toDouble(), 29900.6431372549);  // shortest round trip
+    }
+
+    // Found by tests/fuzz/fuzz_json_writers: a NaN or infinite timing was written as "nan" or
+    // "inf", and bytes that are not UTF-8 (a file name) were copied raw: neither is JSON.
+    void jsonStaysValidForAnyTimingAndText() {
+        const auto parsed = [](const io::ContourJsonInfo& info) {
+            QJsonParseError error;
+            const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(io::contoursToJson({}, info)), &error);
+            if (error.error != QJsonParseError::NoError) qWarning() << "not JSON:" << error.errorString();
+            return doc.object();
+        };
+        io::ContourJsonInfo info;
+        info.threshold = std::numeric_limits<double>::quiet_NaN();
+        info.timings.total = std::numeric_limits<double>::quiet_NaN();
+        info.timings.track = -std::numeric_limits<double>::infinity();
+        info.timings.connect = 1e300;  // written in full: %.3f of it has 301 digits
+        const QJsonObject doc = parsed(info);
+        const QJsonObject timings = doc["timings_ms"].toObject();
+        QVERIFY(timings["total"].isNull());
+        QVERIFY(timings["track"].isNull());
+        QCOMPARE(timings["connect"].toDouble(), 1e300);
+        QVERIFY(doc["threshold"].isNull());
+        info.algorithm = "opencv \xff\xfe\xc3(";  // not UTF-8: each bad byte becomes U+FFFD
+        QCOMPARE(parsed(info)["algorithm"].toString(), QString::fromUtf8("opencv \ufffd\ufffd\ufffd("));
+        // Valid UTF-8 passes unchanged, up to four bytes a character.
+        const char* utf8 = "\xc3\xa9\xe2\x82\xac\xf0\x9f\x99\x82";
+        QCOMPARE(QByteArray::fromStdString(io::jsonString(utf8)), "\"" + QByteArray(utf8) + "\"");
+        // An overlong '/' and a surrogate are not UTF-8: one U+FFFD a byte.
+        QCOMPARE(QByteArray::fromStdString(io::jsonString("\xc0\xaf\xed\xa0\x80")),
+                 "\"" + QByteArray("\\ufffd").repeated(5) + "\"");
     }
 
     void svgHasOnePolygonPerContourOverTheImage() {
