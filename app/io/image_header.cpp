@@ -1,7 +1,9 @@
 #include "app/io/image_header.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
+#include <initializer_list>
 #include <fstream>
 #include <set>
 #include <vector>
@@ -28,6 +30,16 @@ public:
         in_.seekg(static_cast<std::streamoff>(offset));
         in_.read(reinterpret_cast<char*>(b.data()), static_cast<std::streamsize>(n));
         if (in_.gcount() != static_cast<std::streamsize>(n)) b.clear();
+        return b;
+    }
+
+    // Up to n bytes at `offset` (fewer at the end of the file).
+    std::vector<unsigned char> upTo(std::uint64_t offset, std::size_t n) {
+        std::vector<unsigned char> b(n);
+        in_.clear();
+        in_.seekg(static_cast<std::streamoff>(offset));
+        in_.read(reinterpret_cast<char*>(b.data()), static_cast<std::streamsize>(n));
+        b.resize(static_cast<std::size_t>(std::max<std::streamsize>(in_.gcount(), 0)));
         return b;
     }
 
@@ -184,6 +196,34 @@ std::optional<ImageHeader> bmp(Bytes& f) {
 }
 
 }  // namespace
+
+std::optional<std::string> imageFormatOf(const std::string& path) {
+    Bytes f(path);
+    if (!f.ok()) return std::nullopt;
+    auto m = f.upTo(0, 12);
+    if (m.size() < 3) return std::nullopt;
+    const auto starts = [&](std::initializer_list<int> bytes) {
+        std::size_t i = 0;
+        for (int b : bytes)
+            if (i >= m.size() || m[i++] != static_cast<unsigned char>(b)) return false;
+        return true;
+    };
+    const bool space2 = std::isspace(m[2]) != 0;
+    m.resize(12, 0);  // the WebP test reads bytes 8 to 11
+    if (starts({0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'})) return "PNG";
+    if (starts({'I', 'I', 42, 0}) || starts({'M', 'M', 0, 42}) || starts({'I', 'I', 43, 0}) || starts({'M', 'M', 0, 43}))
+        return "TIFF";
+    if (starts({0xFF, 0xD8, 0xFF})) return "JPEG";
+    if (m[0] == 'P' && m[1] >= '1' && m[1] <= '7' && space2) return "PNM";
+    if (m[0] == 'P' && (m[1] == 'F' || m[1] == 'f') && space2) return "PFM";
+    if (starts({'B', 'M'})) return "BMP";
+    if (starts({'R', 'I', 'F', 'F'}) && m[8] == 'W' && m[9] == 'E' && m[10] == 'B' && m[11] == 'P') return "WebP";
+    if (starts({0, 0, 0, 0x0C, 'j', 'P', ' ', ' '}) || starts({0xFF, 0x4F, 0xFF, 0x51})) return "JPEG 2000";
+    if (starts({0x76, 0x2F, 0x31, 0x01})) return "OpenEXR";
+    if (starts({'#', '?'})) return "Radiance HDR";
+    if (starts({0x59, 0xA6, 0x6A, 0x95})) return "Sun raster";
+    return std::nullopt;
+}
 
 std::optional<ImageHeader> readImageHeader(const std::string& path) {
     Bytes f(path);

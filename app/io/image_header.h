@@ -26,6 +26,12 @@ struct ImageHeader {
     double decodedBytes() const;
 };
 
+// The format of the file at `path` from its first bytes: "PNG", "TIFF", "JPEG", "PNM", "PFM",
+// "BMP", "WebP", "JPEG 2000", "OpenEXR", "Radiance HDR" or "Sun raster" (what the loader
+// reads), or nothing. Anything else is refused before OpenCV sees it: some of its decoders
+// (GDAL, GDCM) abort the process on a malformed file.
+std::optional<std::string> imageFormatOf(const std::string& path);
+
 // The header of the file at `path`, or nothing when its format is not one of the above or
 // the header cannot be parsed (the decoder then has its say).
 std::optional<ImageHeader> readImageHeader(const std::string& path);

@@ -115,9 +115,9 @@ void checkHeader(const std::string& path, const ImageHeader& h, const NoticeFn& 
                           (h.sample == SampleKind::Float ? "float" : h.sample == SampleKind::Signed ? "int" : "uint") +
                           std::to_string(h.bitsPerSample) +
                           ", which LineScope does not read (use uint8, uint16 or float32)");
-        if (h.channels != 1 && h.channels != 3 && h.channels != 4)
+        if (h.channels < 1 || h.channels > 4)
             throw IoError("cannot read '" + path + "': it has " + std::to_string(h.channels) +
-                          " samples per pixel (LineScope reads TIFFs with 1, 3 or 4)");
+                          " samples per pixel (LineScope reads TIFFs with 1 to 4)");
         if (h.pages > 1) {
             std::string line = "'";
             line += std::filesystem::path(path).filename().string();
@@ -179,6 +179,10 @@ cv::Mat readImage(const std::string& path, const NoticeFn& notice) {
     if (std::filesystem::file_size(path, ec) == 0 && !ec) throw IoError("cannot read '" + path + "': the file is empty");
     if (::access(path.c_str(), R_OK) != 0)
         throw IoError("cannot read '" + path + "': " + std::generic_category().message(errno));
+    if (!imageFormatOf(path))
+        throw IoError("cannot read '" + path +
+                      "': not an image in a format LineScope reads (PNG, TIFF, JPEG, PGM/PPM, PFM, BMP, WebP, "
+                      "JPEG 2000, OpenEXR, Radiance HDR, Sun raster)");
     const auto header = readImageHeader(path);
     if (header) checkHeader(path, *header, notice);
 
@@ -210,6 +214,11 @@ cv::Mat readImage(const std::string& path, const NoticeFn& notice) {
                                            "': not an image OpenCV can decode, or the file is truncated",
                                        codec));
     if (m.cols <= 0 || m.rows <= 0) throw IoError("the image '" + path + "' is empty");
+    // libjpeg decodes what it can of a truncated or damaged file, fills the rest with grey
+    // and only warns: taken as it is, that would be silent garbage.
+    for (const char* damaged : {"Premature end of JPEG file", "Corrupt JPEG data"})
+        if (codec.find(damaged) != std::string::npos)
+            throw IoError("cannot read '" + path + "': the JPEG file is truncated or damaged (" + codec + ")");
 
     const auto name = std::filesystem::path(path).filename().string();
     switch (m.depth()) {

@@ -140,8 +140,8 @@ if [ "$mode" = cli ]; then
   expect "contours: SVG is a folder" 1 - -- contours --threshold 9 good.png --svg ../out/adir
   expect "sweep: --out-dir is a file" 1 - -- sweep --length 3 --angles 0:180:45 good.png --out-dir ../out/out.png
   expect "skew: --deskew is a folder" 1 - -- skew good.png --deskew ../out/adir
-  expect "output = input replaces it" 0 - -- open --length 3 same.png same.png
-  expect "output = input, failing, keeps it" 1 - -- open --length 3 same-truncated.png same-truncated.png
+  expect "output = input is refused" 2 - -- open --length 3 same.png same.png
+  expect "output = input, failing, keeps it" 1 - -- open --length 3 --force same-truncated.png same-truncated.png
 elif [ "$mode" = gui ]; then
   error_prefix="linescope: error: "
   expected_to_fail=("${expected_to_fail_gui[@]}")

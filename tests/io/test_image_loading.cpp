@@ -154,7 +154,6 @@ private slots:
         QTest::addRow("uint32") << 1 << 32 << 1 << "uint32";
         QTest::addRow("int16") << 1 << 16 << 2 << "int16";
         QTest::addRow("float16") << 1 << 16 << 3 << "float16";
-        QTest::addRow("2 samples") << 2 << 8 << 1 << "2 samples per pixel";
         QTest::addRow("5 samples") << 5 << 8 << 1 << "5 samples per pixel";
     }
     void unsupportedTiffsAreNamed() {
@@ -166,6 +165,37 @@ private slots:
         const std::string e = errorOf(path("odd.tiff"));
         QVERIFY2(contains(e, expected.toStdString()) && contains(e, "odd.tiff"), e.c_str());
         QVERIFY2(!contains(e, "OpenCV") && e.find('\n') == std::string::npos, e.c_str());
+    }
+
+    // Gray and alpha: OpenCV reads the gray channel.
+    void twoSampleTiffIsRead() {
+        writeBytes(path("ga.tiff"), tiffFile(16, 8, 2, 8, 1));
+        QCOMPARE(errorOf(path("ga.tiff")), std::string());
+    }
+
+    // Formats outside the list are refused before any decoder sees them: OpenCV hands a
+    // file with "DICM" at byte 128 to GDCM, which aborted the process.
+    void unknownFormatsAreRefusedUpFront() {
+        std::vector<unsigned char> dicom(132, 0);
+        dicom[128] = 'D', dicom[129] = 'I', dicom[130] = 'C', dicom[131] = 'M';
+        writeBytes(path("scan.png"), dicom);
+        const std::string e = errorOf(path("scan.png"));
+        QVERIFY2(contains(e, "not an image in a format LineScope reads"), e.c_str());
+        writeBytes(path("text.png"), {'h', 'e', 'l', 'l', 'o', ' ', 'w', 'o', 'r', 'l', 'd', '\n'});
+        QVERIFY(contains(errorOf(path("text.png")), "not an image in a format"));
+    }
+
+    // A JPEG cut short decodes with grey in place of the missing part and a libjpeg warning:
+    // refused, not shown.
+    void truncatedJpegIsRefused() {
+        std::vector<uchar> bytes;
+        cv::Mat noise(64, 64, CV_8UC1);
+        cv::randu(noise, 0, 255);
+        QVERIFY(cv::imencode(".jpg", noise, bytes));
+        bytes.resize(bytes.size() / 2);
+        writeBytes(path("cut.jpg"), bytes);
+        const std::string e = errorOf(path("cut.jpg"));
+        QVERIFY2(contains(e, "truncated or damaged"), e.c_str());
     }
 
     void multiPageTiffSaysItReadsTheFirstPage() {
