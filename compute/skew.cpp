@@ -180,26 +180,23 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
 
     // Fine: around the coarse estimate on the working page. The valley must lie inside the
     // window, with the spectrum rising on both sides: where it reaches an end (thick lines,
-    // short segments: a wide flat floor), the window doubles, up to the coarse range. The
-    // window stays within the coarse range: an end of the range bounds the valley too.
+    // short segments: a wide flat floor), the window doubles, up to the coarse range.
     const double coarseHalfRange = 0.5 * std::abs(p.angles.step) * std::max(p.angles.count - 1, 1);
     const double first = p.angles.angle(0), last = p.angles.angle(p.angles.count - 1);
     const double lo = std::min(first, last), hi = std::max(first, last);
-    // c.angle is normalized to (-90, 90]: the same direction nearest the coarse range.
-    const double centre = c.angle + 180 * std::round((0.5 * (lo + hi) - c.angle) / 180);
-    auto stepsWithin = [&](double span, int half) {
-        return std::clamp(static_cast<int>(std::floor(span / p.refineStep + 1e-9)), 0, half);
-    };
     double range = p.refineRange;
     for (;;) {
         const int half = std::max(1, static_cast<int>(std::lround(range / p.refineStep)));
-        const int below = stepsWithin(centre - lo, half), above = stepsWithin(hi - centre, half);
-        const AngleSet fine{centre - below * p.refineStep, p.refineStep, below + above + 1};
+        const AngleSet fine{c.angle - half * p.refineStep, p.refineStep, 2 * half + 1};
         const std::vector<double> fineSpectrum = spectrumOf<T>(work, op, e.length, fine, opt);
         const Valley v = valleyOf(fineSpectrum, p.darkLines);
-        const bool bracketed = (v.lo > 0 || below < half) && (v.hi < fine.count - 1 || above < half);
+        const bool bracketed = v.lo > 0 && v.hi < fine.count - 1;
         if (bracketed || range >= coarseHalfRange || fine.count * 2 > kMaxSweepAngles) {
-            e.angle = skewFromSpectrum(fineSpectrum, fine, p.darkLines).angle;
+            // The answer never leaves the range searched (a page without lines has a flat
+            // spectrum whose fine window can wander past its end): the same direction
+            // nearest the range, held to its ends.
+            const double a = skewFromSpectrum(fineSpectrum, fine, p.darkLines).angle;
+            e.angle = std::clamp(a + 180 * std::round((0.5 * (lo + hi) - a) / 180), lo, hi);
             return e;
         }
         range *= 2;
