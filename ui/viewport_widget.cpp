@@ -109,6 +109,7 @@ ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent) {
     installEventFilter(&overlayInput_);
     overlayState_.toggles.contours = contoursVisible_;
     overlayState_.toggles.seGlyph = glyphVisible_;
+    overlayState_.toggles.details = false;  // one line until its arrow is clicked
 #endif
 }
 
@@ -343,7 +344,15 @@ double ViewportWidget::areaX(double logicalX) const {
 
 void ViewportWidget::refit() {
     const render::PixelRect a = primaryArea();
-    transform_ = render::ViewTransform::fit(imageW_, imageH_, a.width, a.height);
+    // The overlay's collapsed line sits in the top-left corner: the fitted image leaves a band
+    // of its height above (and, centred, below) so that the panel covers none of it.
+    int band = 0;
+#if defined(LINESCOPE_HAVE_IMGUI)
+    if (overlayVisible_) band = static_cast<int>(std::lround(kOverlayBand * devicePixelRatioF()));
+    if (a.height < 6 * band) band = 0;  // a tiny view: the image first
+#endif
+    transform_ = render::ViewTransform::fit(imageW_, imageH_, a.width, a.height - 2 * band);
+    transform_.panY += band;
 }
 
 void ViewportWidget::zoomOneToOne() {
@@ -562,7 +571,18 @@ void ViewportWidget::setComputeMs(double ms) { computeMs_ = ms; }
 
 void ViewportWidget::setOverlayVisible(bool visible) {
     overlayVisible_ = visible;
+    if (followWindow_) refit();  // the band kept for it
     update();
+}
+
+QRectF ViewportWidget::overlayPanelRect() const {
+#if defined(LINESCOPE_HAVE_IMGUI)
+    if (!overlayVisible_ || !overlay_.initialized()) return {};
+    const render::OverlayRect r = overlay_.panelRect();
+    return {r.x, r.y, r.width, r.height};
+#else
+    return {};
+#endif
 }
 
 bool ViewportWidget::overlayAvailable() const {
