@@ -133,7 +133,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     });
     connect(session_.get(), &session::Session::progress, this,
             [this](session::RequestKind kind, int done, int total) {
-                if (kind != session::RequestKind::Sweep || session_->isCancelled(kind)) return;
+                if (kind != session::RequestKind::Sweep) return;
                 updateSweepMark();
                 const bool running = done < total;
                 progress_->setRange(0, total);

@@ -344,15 +344,20 @@ double ViewportWidget::areaX(double logicalX) const {
 
 void ViewportWidget::refit() {
     const render::PixelRect a = primaryArea();
-    // The overlay's collapsed line sits in the top-left corner: the fitted image leaves a band
-    // of its height above (and, centred, below) so that the panel covers none of it.
-    int band = 0;
+    transform_ = render::ViewTransform::fit(imageW_, imageH_, a.width, a.height);
 #if defined(LINESCOPE_HAVE_IMGUI)
-    if (overlayVisible_) band = static_cast<int>(std::lround(kOverlayBand * devicePixelRatioF()));
-    if (a.height < 6 * band) band = 0;  // a tiny view: the image first
-#endif
-    transform_ = render::ViewTransform::fit(imageW_, imageH_, a.width, a.height - 2 * band);
+    // The overlay's collapsed line sits in the top-left corner. When the fitted image would
+    // reach under it, the image is fitted below a band of the line's height instead (a tiny
+    // view keeps the image whole).
+    if (!overlayVisible_) return;
+    const double dpr = devicePixelRatioF();
+    const QRectF panel = overlayPanelRect();
+    const double panelRight = (panel.isEmpty() ? kOverlayWidthGuess : panel.right()) * dpr;
+    const int band = static_cast<int>(std::lround(kOverlayBand * dpr));
+    if (transform_.panX >= panelRight || transform_.panY >= band || a.height < 4 * band) return;
+    transform_ = render::ViewTransform::fit(imageW_, imageH_, a.width, a.height - band);
     transform_.panY += band;
+#endif
 }
 
 void ViewportWidget::zoomOneToOne() {

@@ -210,6 +210,7 @@ private:
     // Logical pixels kept clear above a fitted image for the collapsed overlay (its line,
     // about 36 px with its padding, its 10 px margin, and a little air).
     static constexpr int kOverlayBand = 52;
+    static constexpr int kOverlayWidthGuess = 320;  // its width before it is first drawn
     double computeMs_ = 0;
     QString backendName_ = QStringLiteral("CPU"), deviceName_;
     QElapsedTimer frameClock_;
