@@ -214,8 +214,9 @@ private:
     int highlighted_ = -1;
     Rgba highlightColour_{1, 0.3f, 1, 1};
     bool contoursDirty_ = false;
-    Rgba outerColour_{1, 0.85f, 0, 1};
-    Rgba holeColour_{0, 0.8f, 1, 1};
+    // The SVG export's colours (#ff2020, #0050ff), which the contours dock's legend shows.
+    Rgba outerColour_{1, 0x20 / 255.0f, 0x20 / 255.0f, 1};
+    Rgba holeColour_{0, 0x50 / 255.0f, 1, 1};
 
     std::vector<float> needles_;
     bool needlesDirty_ = false;

@@ -73,7 +73,12 @@ ContourPanel::ContourPanel(QWidget* parent) : QWidget(parent) {
     selectData(approxCombo_, ContourApprox::Simple);
 
     visibleCheck_ = new QCheckBox(tr("Show contours"), this);
-    visibleCheck_->setChecked(true);
+    visibleCheck_->setChecked(false);
+    visibleCheck_->setToolTip(tr("Trace the contours and draw them over the view (key C)"));
+    legend_ = new QLabel(tr("<span style=\"color:%1\">━━</span> outer border &nbsp; "
+                            "<span style=\"color:%2\">━━</span> hole border")
+                             .arg(outerColour().name(), holeColour().name()),
+                         this);
 
     countLabel_ = new QLabel(tr("No contours"), this);
     countLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -107,7 +112,7 @@ ContourPanel::ContourPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Threshold"), thresholdRow);
     form->addRow(tr("Mode"), modeCombo_);
     form->addRow(tr("Approximation"), approxCombo_);
-    form->addRow(visibleCheck_);
+    form->addRow(visibleCheck_, legend_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(countLabel_);

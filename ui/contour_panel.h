@@ -12,6 +12,7 @@
 #include "app/session/contour_source.h"
 #include "compute/contours/contours.h"
 
+#include <QColor>
 #include <QString>
 #include <QWidget>
 
@@ -33,10 +34,15 @@ class ContourPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ContourPanel(QWidget* parent = nullptr);
+
+    // The colours of outer and hole borders, on screen and in the legend: those of the SVG
+    // export (io::contoursToSvg's #ff2020 and #0050ff).
+    static QColor outerColour() { return QColor(0xff, 0x20, 0x20); }
+    static QColor holeColour() { return QColor(0x00, 0x50, 0xff); }
     ~ContourPanel() override;
 
     // The controls' values. Defaults: Original, threshold 127 over 0…255 (integer), list,
-    // simple (the session's ContourParams), contours shown.
+    // simple (the session's ContourParams), contours hidden (MainWindow remembers the choice).
     session::ContourSource source() const { return source_; }
     double threshold() const { return threshold_; }
     ContourMode mode() const;
@@ -92,6 +98,7 @@ public:
     QComboBox* approxCombo() const { return approxCombo_; }
     QCheckBox* visibleCheck() const { return visibleCheck_; }
     QLabel* countLabel() const { return countLabel_; }
+    QLabel* legendLabel() const { return legend_; }
     QTableView* table() const { return table_; }
     ContourTableModel* model() const { return model_; }
 
@@ -120,6 +127,7 @@ private:
     QComboBox* approxCombo_ = nullptr;
     QCheckBox* visibleCheck_ = nullptr;
     QLabel* countLabel_ = nullptr;
+    QLabel* legend_ = nullptr;
     QTableView* table_ = nullptr;
     ContourTableModel* model_ = nullptr;
 

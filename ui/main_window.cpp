@@ -1,5 +1,6 @@
 #include "ui/main_window.h"
 
+#include "ui/angle_dial.h"
 #include "ui/contour_panel.h"
 #include "ui/spectrum_panel.h"
 #include "ui/view_controls.h"
@@ -13,7 +14,6 @@
 
 #include <QAction>
 #include <QComboBox>
-#include <QDial>
 #include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -38,6 +38,7 @@
 #include <QSpinBox>
 #include <QScrollArea>
 #include <QStatusBar>
+#include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -79,12 +80,31 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
 
     viewport_ = new ViewportWidget(this);
     setCentralWidget(viewport_);
+    // Until an image is loaded the viewport says how to open one.
+    emptyHint_ = new QLabel(tr("Open an image: File ▸ Open (Ctrl+O), drag and drop, or Samples"), viewport_);
+    emptyHint_->setObjectName("emptyHint");
+    emptyHint_->setAttribute(Qt::WA_TransparentForMouseEvents);
+    emptyHint_->setAlignment(Qt::AlignCenter);
+    emptyHint_->setWordWrap(true);
+    emptyHint_->setStyleSheet(QStringLiteral("QLabel { color: #e8e8e8; background: rgba(0, 0, 0, 150); "
+                                             "padding: 14px; border-radius: 6px; font-size: 15px; }"));
+    auto* hintLayout = new QVBoxLayout(viewport_);
+    hintLayout->addWidget(emptyHint_, 0, Qt::AlignCenter);
     connect(viewport_, &ViewportWidget::glFailed, this,
             [this](const QString& m) { statusBar()->showMessage(tr("OpenGL: %1").arg(m)); });
 
     if (options_.useSettings) recent_ = QSettings().value("recentFiles").toStringList();
+    recompute_ = new QAction(tr("&Recompute the Sweep"), this);
+    recompute_->setShortcut(QKeySequence(Qt::Key_F5));
+    recompute_->setToolTip(tr("Compute the cancelled sweep with the current parameters"));
+    recompute_->setEnabled(false);
+    connect(recompute_, &QAction::triggered, this, [this] {
+        session_->recompute(session::RequestKind::Sweep);
+        updateSweepMark();
+    });
     buildControls();
     buildDocks();
+    viewport_->setContoursVisible(contourPanel_->contoursVisible());
     buildMenus();
 
     progress_ = new QProgressBar(this);
@@ -93,17 +113,28 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->setVisible(false);
     cancel_->setToolTip(tr("Stop the sweep (it starts again when a parameter changes)"));
+    // After Cancel the sweep views keep the previous sweep: the status bar says so until a
+    // parameter change or Recompute submits a new one.
+    sweepStale_ = new QLabel(this);
+    sweepStale_->setObjectName("sweepStaleLabel");
+    sweepStale_->setVisible(false);
+    recomputeButton_ = new QToolButton(this);
+    recomputeButton_->setDefaultAction(recompute_);
+    recomputeButton_->setVisible(false);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
+    statusBar()->addPermanentWidget(sweepStale_);
+    statusBar()->addPermanentWidget(recomputeButton_);
     connect(cancel_, &QPushButton::clicked, this, [this] {
-        session_->queue().cancel(session::RequestKind::Sweep);
+        session_->cancel(session::RequestKind::Sweep);  // also drops its queued progress
         progress_->setVisible(false);
         cancel_->setVisible(false);
-        statusBar()->showMessage(tr("Sweep cancelled"), 5000);
+        updateSweepMark();
     });
     connect(session_.get(), &session::Session::progress, this,
             [this](session::RequestKind kind, int done, int total) {
                 if (kind != session::RequestKind::Sweep) return;
+                updateSweepMark();
                 const bool running = done < total;
                 progress_->setRange(0, total);
                 progress_->setValue(done);
@@ -114,7 +145,11 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
 
     connect(session_.get(), &session::Session::snapshotReady, this, &MainWindow::onSnapshot);
     connect(session_.get(), &session::Session::imageChanged, this,
-            [this] { viewport_->setOriginal(session_->image()); });
+            [this] {
+                viewport_->setOriginal(session_->image());
+                emptyHint_->setVisible(!session_->image());
+                updateSweepMark();
+            });
     connect(session_.get(), &session::Session::notice, this,
             [this](const QString& line) { statusBar()->showMessage(line, 10000); });
     connect(session_.get(), &session::Session::imageOpened, this, &MainWindow::onImageOpened);
@@ -146,7 +181,7 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::buildControls() {
-    auto* dock = new QDockWidget(tr("Controls"), this);
+    auto* dock = controlsDock_ = new QDockWidget(tr("Controls"), this);
     dock->setObjectName("controlsDock");
     auto* panel = new QWidget(dock);
     auto* form = new QFormLayout(panel);
@@ -160,11 +195,10 @@ void MainWindow::buildControls() {
     angleSlider_->setRange(0, kAngleSteps);
     angleSlider_->setSingleStep(1);   // arrow keys: 0.1°
     angleSlider_->setPageStep(50);    // page keys: 5°
-    angleDial_ = new QDial(panel);
+    angleDial_ = new AngleDial(panel);
     angleDial_->setRange(0, kAngleSteps);
-    angleDial_->setWrapping(true);
-    angleDial_->setNotchesVisible(true);
-    angleDial_->setNotchTarget(15);
+    angleDial_->setSingleStep(10);  // wheel and arrow keys: 1°
+    angleDial_->setPageStep(100);
     angleDial_->setFixedSize(72, 72);
     angleSpin_ = new QDoubleSpinBox(panel);
     angleSpin_->setRange(0, 180);
@@ -208,7 +242,7 @@ void MainWindow::buildControls() {
     setLength(session_->parameters().length);
 
     connect(angleSlider_, &QSlider::valueChanged, this, [this](int v) { setAngle(v / 10.0); });
-    connect(angleDial_, &QDial::valueChanged, this, [this](int v) { setAngle(v / 10.0); });
+    connect(angleDial_, &AngleDial::valueChanged, this, [this](int v) { setAngle(v / 10.0); });
     connect(angleSpin_, &QDoubleSpinBox::valueChanged, this, [this](double v) { setAngle(v); });
     connect(lengthSlider_, &QSlider::valueChanged, this, [this](int v) { setLength(v); });
     connect(lengthSpin_, &QSpinBox::valueChanged, this, [this](int v) { setLength(v); });
@@ -224,6 +258,7 @@ void MainWindow::buildControls() {
     connect(viewControls_, &ViewControls::angleSetChanged, this, [this](const AngleSet& a) {
         session_->setAngleSet(a);
         pushGpuParameters();
+        updateSweepMark();
     });
     connect(viewControls_, &ViewControls::orientationChanged, this, [this](bool blend, double amount, int step) {
         viewport_->setOrientationBlend(blend, amount);
@@ -272,6 +307,7 @@ void MainWindow::updateLiveViews() {
     session_->setLive(session::RequestKind::Skew, spectrumShown);
     session_->setLive(session::RequestKind::Contours, contoursShown);
     if (!contoursShown) viewport_->setContours(nullptr);
+    updateSweepMark();  // a sweep view turned live again submits the cancelled sweep
 }
 
 void MainWindow::pushGpuParameters() {
@@ -294,6 +330,7 @@ void MainWindow::setAngle(double degrees) {
     session_->setAngle(units / 10.0);
     if (spectrum_) spectrum_->setCurrentAngle(units / 10.0);
     pushGpuParameters();
+    updateSweepMark();
 }
 
 void MainWindow::setLength(int length) {
@@ -305,6 +342,7 @@ void MainWindow::setLength(int length) {
     }
     session_->setLength(length);
     pushGpuParameters();
+    updateSweepMark();
 }
 
 void MainWindow::setOperator(MorphOp op) {
@@ -314,6 +352,7 @@ void MainWindow::setOperator(MorphOp op) {
     }
     session_->setOp(op);
     pushGpuParameters();
+    updateSweepMark();
 }
 
 void MainWindow::buildMenus() {
@@ -333,7 +372,8 @@ void MainWindow::buildMenus() {
     samplesMenu_ = menuBar()->addMenu(tr("&Samples"));
     fillSamplesMenu();
 
-    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QMenu* parameters = menuBar()->addMenu(tr("&Parameters"));
+    QMenu* view = viewMenu_ = menuBar()->addMenu(tr("&View"));
     QAction* fit = view->addAction(tr("Zoom to &Fit"), viewport_, &ViewportWidget::zoomToFit);
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     QAction* one = view->addAction(tr("Zoom &1:1"), viewport_, &ViewportWidget::zoomOneToOne);
@@ -344,8 +384,13 @@ void MainWindow::buildMenus() {
     overlay->setChecked(true);
     overlay->setShortcut(QKeySequence(Qt::Key_F2));
     connect(overlay, &QAction::toggled, viewport_, &ViewportWidget::setOverlayVisible);
-    view->addAction(spectrumDock_->toggleViewAction());
-    view->addAction(contourDock_->toggleViewAction());
+    view->addAction(recompute_);
+    // Every dock, so that a closed one comes back from here.
+    view->addSeparator();
+    for (QDockWidget* dock : {controlsDock_, spectrumDock_, contourDock_}) view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    buildKeys(parameters, view);
+    buildHelpMenu();
 }
 
 void MainWindow::fillSamplesMenu() {
@@ -390,6 +435,7 @@ void MainWindow::openFile(const QString& path) {
 
 void MainWindow::onImageOpened(const QString& path) {
     currentFile_ = path;
+    viewport_->zoomToFit();  // a new image starts whole, not at the previous one's zoom
     addRecent(path);
     const auto img = session_->image();
     imageLabel_->setText(tr("%1\n%2 × %3")
@@ -424,6 +470,7 @@ void MainWindow::onSnapshot(session::RequestKind kind, const session::SnapshotPt
         viewport_->showSnapshot(snapshot);
         progress_->setVisible(false);
         cancel_->setVisible(false);
+        updateSweepMark();
         return;
     }
     if (kind != session::RequestKind::Result) return;
@@ -502,6 +549,7 @@ void MainWindow::loadSettings() {
     viewControls_->setBlend(s.value("orientation/blend", false).toBool(), s.value("orientation/amount", 0.7).toDouble());
     viewControls_->setNeedleStep(s.value("orientation/needles", 0).toInt());
     viewControls_->setGlyphVisible(s.value("view/glyph", true).toBool());
+    contourPanel_->setContoursVisible(s.value("contours/visible", false).toBool());
 }
 
 void MainWindow::saveSettings() const {
@@ -522,6 +570,7 @@ void MainWindow::saveSettings() const {
     s.setValue("orientation/amount", viewControls_->blendAmount());
     s.setValue("orientation/needles", viewControls_->needleStep());
     s.setValue("view/glyph", viewControls_->glyphVisible());
+    s.setValue("contours/visible", contourPanel_->contoursVisible());
     s.setValue("gpu", viewControls_->gpuChecked());
 }
 

@@ -5,7 +5,9 @@
 // timings and a progress bar with Cancel for sweeps. It owns the Session; control moves call
 // its setters (which return at once: the engine thread coalesces a dragged slider) and
 // published snapshots go to the viewport. Settings (parameters, view options, window layout)
-// are kept between runs with QSettings.
+// are kept between runs with QSettings. Window-level keys (main_window_keys.cpp) move the
+// angle, λ, operator, view, compare mode and contours from anywhere in the window; the Help
+// menu lists them.
 //
 // Thread: UI thread only. It never waits for the engine, nor reads a file (the session does,
 // on a worker thread).
@@ -23,7 +25,6 @@
 
 class QComboBox;
 class QDockWidget;
-class QDial;
 class QDoubleSpinBox;
 class QLabel;
 class QMenu;
@@ -32,9 +33,11 @@ class QProgressBar;
 class QPushButton;
 class QSlider;
 class QSpinBox;
+class QToolButton;
 
 namespace linescope::ui {
 
+class AngleDial;
 class ViewportWidget;
 class ViewControls;
 class SpectrumPanel;
@@ -48,6 +51,7 @@ public:
         QString samplesDir;                    // folder of the Samples menu's *.png ("" : none)
         bool useSettings = true;               // recent files and parameters in QSettings (tests: off)
         bool preferGpu = true;                 // draw through CUDA-OpenGL when CUDA can run
+        QString userGuide;                     // Help > User guide's file ("" : the item is disabled)
     };
     explicit MainWindow(const Options& options, QWidget* parent = nullptr);
     explicit MainWindow(QWidget* parent = nullptr) : MainWindow(Options{}, parent) {}
@@ -67,7 +71,7 @@ public:
     session::Session& session() { return *session_; }
     ViewportWidget* viewport() const { return viewport_; }
     QSlider* angleSlider() const { return angleSlider_; }
-    QDial* angleDial() const { return angleDial_; }
+    AngleDial* angleDial() const { return angleDial_; }
     QDoubleSpinBox* angleSpin() const { return angleSpin_; }
     QSlider* lengthSlider() const { return lengthSlider_; }
     QSpinBox* lengthSpin() const { return lengthSpin_; }
@@ -75,9 +79,19 @@ public:
     ViewControls* viewControls() const { return viewControls_; }
     SpectrumPanel* spectrumPanel() const { return spectrum_; }
     ContourPanel* contourPanel() const { return contourPanel_; }
+    QDockWidget* controlsDock() const { return controlsDock_; }
     QDockWidget* spectrumDock() const { return spectrumDock_; }
     QDockWidget* contourDock() const { return contourDock_; }
     QProgressBar* progressBar() const { return progress_; }
+    QPushButton* cancelButton() const { return cancel_; }
+    // After a cancelled sweep: the status bar's "showing λ = …" mark and the action that
+    // computes the sweep again (enabled only then).
+    QLabel* sweepStaleLabel() const { return sweepStale_; }
+    QAction* recomputeAction() const { return recompute_; }
+    // The centred hint in the viewport while no image is loaded.
+    QLabel* emptyHint() const { return emptyHint_; }
+    QMenu* viewMenu() const { return viewMenu_; }
+    QAction* shortcutsAction() const { return shortcutsAction_; }
     QMenu* samplesMenu() const { return samplesMenu_; }
     // The error dialog shown last, while it is open (nullptr otherwise).
     QMessageBox* errorDialog() const;
@@ -96,6 +110,13 @@ protected:
 
 private:
     void buildMenus();
+    // Window-level keys and the Help menu (main_window_keys.cpp).
+    void buildKeys(QMenu* parameters, QMenu* view);
+    void buildHelpMenu();
+    void showShortcuts();
+    void stepAngle(double degrees);   // wraps around the half-turn
+    void cycleOperator();
+    void updateSweepMark();           // the cancelled sweep's mark and Recompute
     void buildControls();
     void fillSamplesMenu();
     void rebuildRecentMenu();
@@ -126,7 +147,7 @@ private:
     ViewportWidget* viewport_ = nullptr;
     QComboBox* opCombo_ = nullptr;
     QSlider* angleSlider_ = nullptr;
-    QDial* angleDial_ = nullptr;
+    AngleDial* angleDial_ = nullptr;
     QDoubleSpinBox* angleSpin_ = nullptr;
     QSlider* lengthSlider_ = nullptr;
     QSpinBox* lengthSpin_ = nullptr;
@@ -134,6 +155,13 @@ private:
     ViewControls* viewControls_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
+    QLabel* sweepStale_ = nullptr;
+    QToolButton* recomputeButton_ = nullptr;
+    QAction* recompute_ = nullptr;
+    QLabel* emptyHint_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
+    QAction* shortcutsAction_ = nullptr;
+    QDockWidget* controlsDock_ = nullptr;
     SpectrumPanel* spectrum_ = nullptr;
     ContourPanel* contourPanel_ = nullptr;
     QDockWidget* spectrumDock_ = nullptr;

@@ -74,6 +74,9 @@ void MainWindow::buildDocks() {
     });
     connect(contourPanel_, &ContourPanel::contourSelected, viewport_, &ViewportWidget::setHighlightedContour);
     connect(session_.get(), &session::Session::imageChanged, this, [this] {
+        // The list and the drawing belong to the previous image: new ones come if shown.
+        contourPanel_->setContours(nullptr);
+        viewport_->setContours(nullptr);
         planeCache_.reset();
         refreshContourSource();
     });

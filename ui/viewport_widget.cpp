@@ -109,6 +109,7 @@ ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent) {
     installEventFilter(&overlayInput_);
     overlayState_.toggles.contours = contoursVisible_;
     overlayState_.toggles.seGlyph = glyphVisible_;
+    overlayState_.toggles.details = false;  // one line until its arrow is clicked
 #endif
 }
 
@@ -344,6 +345,19 @@ double ViewportWidget::areaX(double logicalX) const {
 void ViewportWidget::refit() {
     const render::PixelRect a = primaryArea();
     transform_ = render::ViewTransform::fit(imageW_, imageH_, a.width, a.height);
+#if defined(LINESCOPE_HAVE_IMGUI)
+    // The overlay's collapsed line sits in the top-left corner. When the fitted image would
+    // reach under it, the image is fitted below a band of the line's height instead (a tiny
+    // view keeps the image whole).
+    if (!overlayVisible_) return;
+    const double dpr = devicePixelRatioF();
+    const QRectF panel = overlayPanelRect();
+    const double panelRight = (panel.isEmpty() ? kOverlayWidthGuess : panel.right()) * dpr;
+    const int band = static_cast<int>(std::lround(kOverlayBand * dpr));
+    if (transform_.panX >= panelRight || transform_.panY >= band || a.height < 4 * band) return;
+    transform_ = render::ViewTransform::fit(imageW_, imageH_, a.width, a.height - band);
+    transform_.panY += band;
+#endif
 }
 
 void ViewportWidget::zoomOneToOne() {
@@ -562,7 +576,18 @@ void ViewportWidget::setComputeMs(double ms) { computeMs_ = ms; }
 
 void ViewportWidget::setOverlayVisible(bool visible) {
     overlayVisible_ = visible;
+    if (followWindow_) refit();  // the band kept for it
     update();
+}
+
+QRectF ViewportWidget::overlayPanelRect() const {
+#if defined(LINESCOPE_HAVE_IMGUI)
+    if (!overlayVisible_ || !overlay_.initialized()) return {};
+    const render::OverlayRect r = overlay_.panelRect();
+    return {r.x, r.y, r.width, r.height};
+#else
+    return {};
+#endif
 }
 
 bool ViewportWidget::overlayAvailable() const {

@@ -20,6 +20,7 @@
 #include <QElapsedTimer>
 #include <QOpenGLWidget>
 #include <QPointF>
+#include <QRectF>
 
 #include <functional>
 
@@ -119,6 +120,8 @@ public:
     void setComputeMs(double ms);
     void setOverlayVisible(bool visible);
     bool overlayAvailable() const;
+    // The overlay's panel as last drawn, in logical pixels (empty when hidden or unavailable).
+    QRectF overlayPanelRect() const;
 
 signals:
     void glFailed(const QString& message);
@@ -178,7 +181,7 @@ private:
     std::shared_ptr<const session::AnyImage> original_;
     session::SnapshotPtr result_, sweep_;
     std::shared_ptr<const Contours> contours_;
-    bool contoursVisible_ = true;
+    bool contoursVisible_ = false;
     bool primaryStale_ = true, secondaryStale_ = true, contoursStale_ = true;
     bool blend_ = false;
     double blendAmount_ = 0.7;
@@ -204,6 +207,10 @@ private:
     int framesThisSecond_ = 0;
 
     bool overlayVisible_ = true;
+    // Logical pixels kept clear above a fitted image for the collapsed overlay (its line,
+    // about 36 px with its padding, its 10 px margin, and a little air).
+    static constexpr int kOverlayBand = 52;
+    static constexpr int kOverlayWidthGuess = 320;  // its width before it is first drawn
     double computeMs_ = 0;
     QString backendName_ = QStringLiteral("CPU"), deviceName_;
     QElapsedTimer frameClock_;

@@ -30,6 +30,15 @@ QString samplesDir() {
     return QStringLiteral(LINESCOPE_SOURCE_SAMPLES_DIR);
 }
 
+// Help > User guide: the installed <prefix>/share/doc/linescope/user-guide.md, else the
+// source tree's docs/user-guide.md.
+QString userGuide() {
+    const QString installed =
+        QDir(QCoreApplication::applicationDirPath()).absoluteFilePath("../share/doc/linescope/user-guide.md");
+    if (QFileInfo::exists(installed)) return QDir::cleanPath(installed);
+    return QStringLiteral(LINESCOPE_SOURCE_USER_GUIDE);
+}
+
 void setApplicationNames() {
     QCoreApplication::setOrganizationName("LineScope");
     QCoreApplication::setApplicationName("LineScope");
@@ -97,6 +106,7 @@ int main(int argc, char** argv) {
     const bool screenshot = !launch.screenshot.isEmpty();
     linescope::ui::MainWindow::Options options;
     options.samplesDir = samplesDir();
+    options.userGuide = userGuide();
     options.engine.engine.backend = launch.backend;
     options.preferGpu = launch.backend != linescope::Backend::Cpu;
     options.useSettings = !screenshot;  // a scripted run neither reads nor changes the user's settings

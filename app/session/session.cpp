@@ -167,7 +167,18 @@ std::optional<Request> Session::requestFor(RequestKind kind) const {
 
 void Session::submit(RequestKind kind) {
     if (!isLive(kind)) return;
-    if (auto r = requestFor(kind)) lastId_[static_cast<std::size_t>(kind)] = queue_->submit(std::move(*r));
+    const auto k = static_cast<std::size_t>(kind);
+    if (auto r = requestFor(kind)) {
+        lastId_[k] = queue_->submit(std::move(*r));
+        cancelled_[k] = false;
+    }
+}
+
+void Session::cancel(RequestKind kind) {
+    queue_->cancel(kind);
+    // Ids start at 1: the cancelled request's queued progress no longer matches.
+    lastId_[static_cast<std::size_t>(kind)] = 0;
+    cancelled_[static_cast<std::size_t>(kind)] = true;
 }
 
 }  // namespace linescope::session

@@ -65,6 +65,13 @@ public:
     // turning one off cancels its work and keeps its last snapshot.
     void setLive(RequestKind kind, bool live);
     bool isLive(RequestKind kind) const { return live_[static_cast<std::size_t>(kind)]; }
+    // [UI thread] The user stopped a view (a sweep's Cancel): its work is dropped, its
+    // progress no longer reported (not even signals already queued), and isCancelled(kind)
+    // holds until the view is submitted again, by a parameter change or recompute().
+    void cancel(RequestKind kind);
+    bool isCancelled(RequestKind kind) const { return cancelled_[static_cast<std::size_t>(kind)]; }
+    // [UI thread] Submits the view again with the current parameters (when live, with an image).
+    void recompute(RequestKind kind) { submit(kind); }
 
     // [any thread] The newest snapshot of a view, or nullptr.
     SnapshotPtr latest(RequestKind kind) const { return queue_->latest(kind); }
@@ -95,7 +102,8 @@ private:
     std::shared_ptr<const AnyImage> contourImage_;  // nullptr: image_
     Parameters params_;
     std::array<bool, kRequestKindCount> live_{true, true, true, true};
-    std::array<quint64, kRequestKindCount> lastId_{};  // the newest submitted id of each kind
+    std::array<quint64, kRequestKindCount> lastId_{};  // the newest submitted id of each kind (0: cancelled)
+    std::array<bool, kRequestKindCount> cancelled_{};
     quint64 openId_ = 0;  // the newest openImage's number: older ones finish unheard
     bool opening_ = false;
 };

@@ -2,6 +2,7 @@
 // each control, wait for the Result snapshot, read the viewport's framebuffer back at 1:1
 // and compare every visible pixel with the engine's own lineMorph of the image in grey; a
 // file that is not an image shows an error dialog and the window carries on.
+#include "ui/angle_dial.h"
 #include "ui/contour_panel.h"
 #include "ui/contour_table_model.h"
 #include "ui/main_window.h"
@@ -289,6 +290,7 @@ private slots:
     // The contour dock's count equals the engine's findContours of the thresholded image.
     void contourCountMatchesTheEngine() {
         window_->contourDock()->show();
+        window_->contourPanel()->setContoursVisible(true);  // off by default
         openSample("fingerprint");
         window_->contourPanel()->setThreshold(100);
         QTRY_VERIFY_WITH_TIMEOUT(window_->session().latest(session::RequestKind::Contours) &&
