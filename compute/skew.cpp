@@ -97,7 +97,12 @@ SkewResult skewFromSpectrum(const std::vector<double>& spectrum, const AngleSet&
     }
     SkewResult r;
     r.peakIndex = peak;
-    r.confidence = best > 0 ? std::clamp(1.0 - second / best, 0.0, 1.0) : 0.0;
+    const double spread = at(peak) - *std::min_element(d.begin(), d.end());
+    r.separation = best > 0 ? std::clamp(1.0 - second / best, 0.0, 1.0) : 0.0;
+    r.prominence = spread > 0 ? std::clamp(best / spread, 0.0, 1.0) : 0.0;
+    const bool partialSet = std::abs(std::abs(angles.step) * n - 180.0) > 1e-6;
+    r.atRangeEdge = partialSet && n >= 3 && (peak == 0 || peak == n - 1);
+    r.confidence = r.atRangeEdge ? 0.0 : r.separation * r.prominence;
     double a = normalizeAngle(angles.start + (peak + offset) * angles.step);  // [0, 180)
     if (a > 90) a -= 180;  // the angle of the lines in (-90, 90]
     r.angle = a;
@@ -199,7 +204,14 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
         const Valley v = valleyOf(fineSpectrum, p.darkLines);
         const bool bracketed = (v.lo > 0 || below < half) && (v.hi < fine.count - 1 || above < half);
         if (bracketed || range >= coarseHalfRange || fine.count * 2 > kMaxSweepAngles) {
-            e.angle = skewFromSpectrum(fineSpectrum, fine, p.darkLines).angle;
+            e.fine = skewFromSpectrum(fineSpectrum, fine, p.darkLines);
+            e.angle = e.fine.angle;
+            // The fine extreme on a window end that is an end of the searched range.
+            if ((e.fine.peakIndex == 0 && below < half) || (e.fine.peakIndex == fine.count - 1 && above < half))
+                e.atRangeEdge = true;
+            // A wrong coarse valley, or a bumpy fine floor, leaves the fine stage without one
+            // clear extreme: its separation discounts the coarse confidence (kSkewConfidentThreshold).
+            e.confidence = e.atRangeEdge ? 0.0 : c.confidence * e.fine.separation;
             return e;
         }
         range *= 2;
