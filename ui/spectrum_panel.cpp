@@ -76,7 +76,7 @@ SpectrumPanel::SpectrumPanel(QWidget* parent) : QWidget(parent) {
     zeroBaseline_ = new QCheckBox(tr("Zero baseline"), this);
     zeroBaseline_->setToolTip(tr("Start the cartesian plot's value axis at zero, so that heights compare"));
     connect(zeroBaseline_, &QCheckBox::toggled, this, [this] {
-        if (hasSpectrum()) showSpectrum(plots_[0].chart->title());
+        if (hasSpectrum()) showSpectrum(caption_);
     });
 
     placeholder_ = new QLabel(tr(kNoSpectrum), this);
@@ -257,12 +257,14 @@ double SpectrumPanel::angleInRange(double degrees) const {
 }
 
 void SpectrumPanel::showSpectrum(const QString& caption) {
+    caption_ = caption;
     showCartesian();
     showRose();
     const auto [minIt, maxIt] = std::minmax_element(shown_.begin(), shown_.end());
     const QString format = valueLabelFormat(std::max(std::abs(*minIt), std::abs(*maxIt)));
+    const QString unit = scale_.pixels > 0 ? tr("σ: mean grey level per pixel") : tr("σ: sum over the image");
     for (const Plot& p : plots_) {
-        p.chart->setTitle(caption);
+        p.chart->setTitle(caption.isEmpty() ? unit : caption + QStringLiteral("  (") + unit + QStringLiteral(")"));
         p.valueAxis->setLabelFormat(format);
     }
     stack_->setCurrentIndex(1 + formCombo_->currentIndex());
@@ -284,7 +286,8 @@ void SpectrumPanel::showCartesian() {
     const auto [yLo, yHi] = padded(zero ? std::min(0.0, *minIt) : *minIt, zero ? std::max(0.0, *maxIt) : *maxIt,
                                    zero ? 0.0 : 0.05, 0.12);  // room above for the peaks' labels
     cart.valueAxis->setRange(yLo, yHi);
-    cart.valueAxis->setTitleText(scale_.pixels > 0 ? tr("σ / pixel (mean grey level)") : tr("σ (sum)"));
+    // Short: the axis is as tall as the dock is; the title says the unit in full.
+    cart.valueAxis->setTitleText(scale_.pixels > 0 ? tr("σ / px") : tr("σ (sum)"));
 
     // The refined peaks (the CLI's spectrum command finds the same), labelled with their angle.
     QList<QPointF> peaks;

@@ -154,6 +154,7 @@ private:
     std::vector<double> shown_;        // values_ as plotted: per pixel when scale_.pixels > 0
     std::vector<std::int64_t> exact_;  // empty unless set from exact sums
     Scale scale_;
+    QString caption_;
     double currentAngle_ = 0;
 
     QComboBox* formCombo_ = nullptr;

@@ -163,7 +163,8 @@ private slots:
             QVERIFY(cart[k].y() >= 0 && cart[k].y() <= 255);
         }
         auto* values = axisOf(panel_->chartView(Form::Cartesian), false);
-        QVERIFY(values->titleText().contains(QStringLiteral("pixel")));
+        QVERIFY(values->titleText().contains(QStringLiteral("px")));
+        QVERIFY(panel_->chartView(Form::Cartesian)->chart()->title().contains(QStringLiteral("mean grey level per pixel")));
         QVERIFY(values->min() > 0);  // fitted to the curve by default
         panel_->zeroBaselineBox()->setChecked(true);
         QCOMPARE(values->min(), 0.0);
@@ -177,7 +178,7 @@ private slots:
         for (std::size_t i = 0; i < peaks.size(); ++i) QCOMPARE(labelled[qsizetype(i)].x(), peaks[i].angle);
         QVERIFY(panel_->peakSeries()->pointLabelsVisible());
         QVERIFY(std::abs(peaks[0].angle - 30) < 2.5);  // the lines' angle
-        QCOMPARE(panel_->chartView(Form::Cartesian)->chart()->title(), QStringLiteral("opening, λ 41"));
+        QVERIFY(panel_->chartView(Form::Cartesian)->chart()->title().startsWith(QStringLiteral("opening, λ 41")));
     }
 
     // The rose: each direction α at the angular value −α (roseValue), so that it appears at the
