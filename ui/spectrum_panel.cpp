@@ -133,6 +133,12 @@ SpectrumPanel::Plot SpectrumPanel::buildPlot(Form form) {
         p.mirror->setPen(line);
         p.mirror->setColor(p.spectrum->color());
         p.chart->addSeries(p.mirror);
+        for (QLineSeries*& w : p.wrapped) {
+            w = new QLineSeries;
+            w->setPen(line);
+            w->setColor(p.spectrum->color());
+            p.chart->addSeries(w);
+        }
     } else {
         p.peaks = new QScatterSeries;
         p.peaks->setName(tr("peaks"));
@@ -166,7 +172,7 @@ SpectrumPanel::Plot SpectrumPanel::buildPlot(Form form) {
         p.chart->addAxis(p.angleAxis, Qt::AlignBottom);
         p.chart->addAxis(p.valueAxis, Qt::AlignLeft);
     }
-    for (QLineSeries* s : {p.spectrum, p.marker, p.mirror}) {
+    for (QLineSeries* s : {p.spectrum, p.marker, p.mirror, p.wrapped[0], p.wrapped[1]}) {
         if (!s) continue;
         s->attachAxis(p.angleAxis);
         s->attachAxis(p.valueAxis);
@@ -226,7 +232,8 @@ void SpectrumPanel::clearSpectrum(const QString& message) {
     for (const Plot& p : plots_) {
         p.spectrum->clear();
         p.marker->clear();
-        if (p.mirror) p.mirror->clear();
+        for (QLineSeries* s : {p.mirror, p.wrapped[0], p.wrapped[1]})
+            if (s) s->clear();
         if (p.peaks) p.peaks->clear();
     }
     placeholder_->setText(message.isEmpty() ? tr(kNoSpectrum) : message);
@@ -297,17 +304,61 @@ void SpectrumPanel::showCartesian() {
     cart.peaks->replace(peaks);
 }
 
+namespace {
+
+// A partial set's arc of the rose: `raw` angular values (−α, or −α − 180 for the mirror) in
+// order, shifted by whole turns to start in [−90, 270); the part past 270 (the top, where the
+// axis ends) goes to `beyond` a turn lower, both pieces meeting at the top.
+void fillArc(QLineSeries* main, QLineSeries* beyond, QList<QPointF> raw) {
+    std::sort(raw.begin(), raw.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+    const double shift = 360.0 * std::floor((raw.front().x() + 90.0) / 360.0);
+    QList<QPointF> in, out;
+    for (int i = 0; i < raw.size(); ++i) {
+        const QPointF p(raw[i].x() - shift, raw[i].y());
+        if (p.x() < 270) {
+            in.append(p);
+            continue;
+        }
+        if (out.isEmpty() && !in.isEmpty()) {  // the seam between in.last() and p
+            const QPointF a = in.last();
+            const double t = (270 - a.x()) / (p.x() - a.x());
+            const double r = a.y() + t * (p.y() - a.y());
+            in.append({270, r});
+            out.append({-90, r});
+        }
+        out.append({p.x() - 360, p.y()});
+    }
+    main->replace(in);
+    beyond->replace(out);
+}
+
+}  // namespace
+
 void SpectrumPanel::showRose() {
-    // Each direction's point in the right half (roseValue) and its mirror, 180° on. A 180° set
-    // closes the rose: its right half runs from the top (v = −90) round to the bottom, and the
-    // value at the top (α = 90°) is interpolated when no sample falls there.
     Plot& pol = plots_[formIndex(Form::Polar)];
+    const auto [minIt, maxIt] = std::minmax_element(shown_.begin(), shown_.end());
+    pol.valueAxis->setRange(std::min(0.0, *minIt), *maxIt > 0 ? *maxIt * 1.05 : 1.0);  // the radius from zero
+    if (!periodic()) {
+        // Two arcs, the set's angles and their opposites, each drawn where its angles lie.
+        QList<QPointF> arc, opposite;
+        for (int k = 0; k < angles_.count; ++k) {
+            const double y = shown_[static_cast<std::size_t>(k)], v = -angles_.angle(k);
+            arc.append({v, y});
+            opposite.append({v - 180, y});
+        }
+        fillArc(pol.spectrum, pol.wrapped[0], arc);
+        fillArc(pol.mirror, pol.wrapped[1], opposite);
+        return;
+    }
+    // A 180° set: each direction's point in the right half (roseValue) and its mirror, 180° on.
+    // The right half runs from the top (v = −90) round to the bottom; the value at the top
+    // (α = 90°) is interpolated when no sample falls there.
     std::vector<QPointF> half;
     half.reserve(static_cast<std::size_t>(angles_.count) + 2);
     for (int k = 0; k < angles_.count; ++k)
         half.push_back({roseValue(angles_.angle(k)), shown_[static_cast<std::size_t>(k)]});
     std::sort(half.begin(), half.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
-    if (periodic() && half.size() >= 2) {
+    if (half.size() >= 2) {
         const QPointF first = half.front(), last = half.back();
         const double gap = first.x() + 180 - last.x();  // across the top, through v = 90 ≡ −90
         const double t = gap > 0 ? (90 - last.x()) / gap : 0;
@@ -322,8 +373,8 @@ void SpectrumPanel::showRose() {
     }
     pol.spectrum->replace(right);
     pol.mirror->replace(left);
-    const auto [minIt, maxIt] = std::minmax_element(shown_.begin(), shown_.end());
-    pol.valueAxis->setRange(std::min(0.0, *minIt), *maxIt > 0 ? *maxIt * 1.05 : 1.0);  // the radius from zero
+    pol.wrapped[0]->clear();
+    pol.wrapped[1]->clear();
 }
 
 void SpectrumPanel::setCurrentAngle(double degrees) {

@@ -45,7 +45,8 @@ struct SpectrumScale {
 // The polar rose's geometry. Qt's polar chart runs its angular axis clockwise from the top; the
 // rose plots a direction α (screen convention: 0° East, counter-clockwise, design.md §1) at the
 // angular value −α on an axis from −90 to 270, so that it appears at the screen angle α, and its
-// mirror α + 180° at 180 − α. A direction is taken into the right half, (−90°, 90°].
+// mirror α + 180° at 180 − α. A 180° set's directions are taken into the right half,
+// (−90°, 90°]; a partial set's arcs are drawn where their angles lie, split at the top.
 double roseValue(double degrees);          // the angular value of a direction's right-half point
 double directionOfRoseValue(double value); // back: the direction in (−90, 90], for clicks
 
@@ -133,6 +134,8 @@ private:
         QLineSeries* spectrum = nullptr;
         QLineSeries* marker = nullptr;
         QLineSeries* mirror = nullptr;    // polar: the rose's other half
+        QLineSeries* wrapped[2] = {};     // polar, partial sets: the parts of spectrum and mirror
+                                          // past the top, where Qt's angular axis ends
         QScatterSeries* peaks = nullptr;  // cartesian: the refined peaks, labelled
         QValueAxis* angleAxis = nullptr;  // polar: a QCategoryAxis labelled in screen degrees
         QValueAxis* valueAxis = nullptr;

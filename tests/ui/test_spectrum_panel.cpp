@@ -223,6 +223,35 @@ private slots:
         QCOMPARE(radial->min(), 0.0);
     }
 
+    // A partial set through the vertical (60 … 120°) draws two arcs, each where its angles lie,
+    // split at the top where Qt's angular axis ends: no line jumps across the rose.
+    void partialSetRoseHasNoJumps() {
+        const AngleSet upright{60, 5, 13};
+        panel_->setSpectrum(upright, std::vector<double>(13, 2.0), QString());
+        QChart* chart = panel_->chartView(Form::Polar)->chart();
+        int points = 0;
+        QList<double> xs;
+        for (QAbstractSeries* a : chart->series()) {
+            auto* line = qobject_cast<QLineSeries*>(a);
+            if (!line || line == panel_->markerSeries(Form::Polar)) continue;
+            const QList<QPointF> pts = line->points();
+            points += int(pts.size());
+            for (int i = 0; i < pts.size(); ++i) {
+                QVERIFY(pts[i].x() >= -90 && pts[i].x() <= 270);
+                xs.append(pts[i].x());
+                if (i > 0) QVERIFY2(std::abs(pts[i].x() - pts[i - 1].x()) <= 5 + 1e-9, "a jump across the rose");
+            }
+        }
+        QCOMPARE(points, 2 * 13 + 2);  // both arcs, and the seam's point on either side of the top
+        // The arc of 60 … 120° sits at the screen angles 60 … 120 (values −60 … −90 and 270 … 240),
+        // the opposite arc at 240 … 300 (values 120 … 60).
+        for (double a : {60.0, 75.0, 120.0}) {
+            const double v = -a, m = 180 - a;
+            QVERIFY(xs.contains(v) || xs.contains(v + 360));
+            QVERIFY(xs.contains(m));
+        }
+    }
+
     void clickGivesTheAngle() {
         panel_->setSweep(session::AnySweep(u8_), QString());
         QTest::qWait(0);  // layout
