@@ -97,7 +97,12 @@ SkewResult skewFromSpectrum(const std::vector<double>& spectrum, const AngleSet&
     }
     SkewResult r;
     r.peakIndex = peak;
-    r.confidence = best > 0 ? std::clamp(1.0 - second / best, 0.0, 1.0) : 0.0;
+    const double spread = at(peak) - *std::min_element(d.begin(), d.end());
+    r.separation = best > 0 ? std::clamp(1.0 - second / best, 0.0, 1.0) : 0.0;
+    r.prominence = spread > 0 ? std::clamp(best / spread, 0.0, 1.0) : 0.0;
+    const bool partialSet = std::abs(std::abs(angles.step) * n - 180.0) > 1e-6;
+    r.atRangeEdge = partialSet && n >= 3 && (peak == 0 || peak == n - 1);
+    r.confidence = r.atRangeEdge ? 0.0 : r.separation * r.prominence;
     double a = normalizeAngle(angles.start + (peak + offset) * angles.step);  // [0, 180)
     if (a > 90) a -= 180;  // the angle of the lines in (-90, 90]
     r.angle = a;
@@ -194,9 +199,14 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
         if (bracketed || range >= coarseHalfRange || fine.count * 2 > kMaxSweepAngles) {
             // The answer never leaves the range searched (a page without lines has a flat
             // spectrum whose fine window can wander past its end): the same direction
-            // nearest the range, held to its ends.
-            const double a = skewFromSpectrum(fineSpectrum, fine, p.darkLines).angle;
-            e.angle = std::clamp(a + 180 * std::round((0.5 * (lo + hi) - a) / 180), lo, hi);
+            // nearest the range, held to its ends. An extreme at or past an end is flagged.
+            e.fine = skewFromSpectrum(fineSpectrum, fine, p.darkLines);
+            const double a = e.fine.angle + 180 * std::round((0.5 * (lo + hi) - e.fine.angle) / 180);
+            e.angle = std::clamp(a, lo, hi);
+            if (a <= lo + 0.5 * p.refineStep || a >= hi - 0.5 * p.refineStep) e.atRangeEdge = true;
+            // A wrong coarse valley, or a bumpy fine floor, leaves the fine stage without one
+            // clear extreme: its separation discounts the coarse confidence (kSkewConfidentThreshold).
+            e.confidence = e.atRangeEdge ? 0.0 : c.confidence * e.fine.separation;
             return e;
         }
         range *= 2;

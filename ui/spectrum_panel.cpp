@@ -1,12 +1,16 @@
 #include "ui/spectrum_panel.h"
 
 #include "app/io/atomic_file.h"
-#include "ui/widget_lifetime.h"
 #include "app/io/spectrum_export.h"
+#include "compute/spectrum_peaks.h"
+#include "ui/skew_box.h"
+#include "ui/widget_lifetime.h"
 
 #include <QBuffer>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QImageWriter>
@@ -15,6 +19,7 @@
 #include <QMouseEvent>
 #include <QPolarChart>
 #include <QPushButton>
+#include <QScatterSeries>
 #include <QStackedWidget>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -25,6 +30,13 @@
 #include <variant>
 
 namespace linescope::ui {
+
+double roseValue(double degrees) {
+    const double d = degrees - 180.0 * std::ceil((degrees - 90.0) / 180.0);  // (−90, 90]
+    return d == 0 ? 0.0 : -d;  // no −0: the axis label and the tests read 0
+}
+
+double directionOfRoseValue(double value) { return -roseValue(-value); }
 
 namespace {
 constexpr int kPlaceholderPage = 0;  // the stack's pages; a chart's page is 1 + its form
@@ -59,8 +71,13 @@ SpectrumPanel::SpectrumPanel(QWidget* parent) : QWidget(parent) {
     formCombo_ = new QComboBox(this);
     formCombo_->addItem(tr("Cartesian"));
     formCombo_->addItem(tr("Polar"));
-    formCombo_->setToolTip(tr("Cartesian: σ against the angle. Polar: the angle around the circle "
-                              "(a 180° set fills the whole circle, its ends meeting at the top)."));
+    formCombo_->setToolTip(tr("Cartesian: σ against the angle. Polar: a rose in the screen's angles "
+                              "(0° East, counter-clockwise), σ at α and at α + 180°, radius from zero."));
+    zeroBaseline_ = new QCheckBox(tr("Zero baseline"), this);
+    zeroBaseline_->setToolTip(tr("Start the cartesian plot's value axis at zero, so that heights compare"));
+    connect(zeroBaseline_, &QCheckBox::toggled, this, [this] {
+        if (hasSpectrum()) showSpectrum(caption_);
+    });
 
     placeholder_ = new QLabel(tr(kNoSpectrum), this);
     placeholder_->setAlignment(Qt::AlignCenter);
@@ -73,30 +90,20 @@ SpectrumPanel::SpectrumPanel(QWidget* parent) : QWidget(parent) {
     for (const Plot& p : plots_) stack_->addWidget(p.view);
     stack_->setCurrentIndex(kPlaceholderPage);
 
-    skewLabel_ = new QLabel(this);
-    skewLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    skewDetails_ = new QLabel(this);
-    skewDetails_->setWordWrap(true);
-    skewDetails_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    deskewButton_ = new QPushButton(tr("Deskew"), this);
-    deskewButton_->setToolTip(tr("Rotate the image by the opposite of the skew angle, about its centre"));
-    connect(deskewButton_, &QPushButton::clicked, this, [this] {
-        if (skew_) emit deskewRequested(skew_->angle);
-    });
-    setSkew(std::nullopt);
+    skewBox_ = new SkewBox(this);
+    connect(skewBox_, &SkewBox::deskewRequested, this, &SpectrumPanel::deskewRequested);
+    connect(skewBox_, &SkewBox::undoDeskewRequested, this, &SpectrumPanel::undoDeskewRequested);
+    connect(skewBox_, &SkewBox::skewParamsChanged, this, &SpectrumPanel::skewParamsChanged);
 
     auto* formRow = new QHBoxLayout;
     formRow->addWidget(new QLabel(tr("Plot:"), this));
     formRow->addWidget(formCombo_);
+    formRow->addWidget(zeroBaseline_);
     formRow->addStretch(1);
-    auto* skewRow = new QHBoxLayout;
-    skewRow->addWidget(skewLabel_, 1);
-    skewRow->addWidget(deskewButton_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(formRow);
     layout->addWidget(stack_, 1);
-    layout->addLayout(skewRow);
-    layout->addWidget(skewDetails_);
+    layout->addWidget(skewBox_);
 
     connect(formCombo_, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (hasSpectrum()) stack_->setCurrentIndex(1 + index);
@@ -120,25 +127,59 @@ SpectrumPanel::Plot SpectrumPanel::buildPlot(Form form) {
     p.marker->setPen(QPen(QColor(220, 40, 40), 2));
     p.chart->addSeries(p.spectrum);
     p.chart->addSeries(p.marker);
+    if (polar) {
+        p.mirror = new QLineSeries;
+        p.mirror->setName(tr("σ(α + 180°)"));
+        p.mirror->setPen(line);
+        p.mirror->setColor(p.spectrum->color());
+        p.chart->addSeries(p.mirror);
+        for (QLineSeries*& w : p.wrapped) {
+            w = new QLineSeries;
+            w->setPen(line);
+            w->setColor(p.spectrum->color());
+            p.chart->addSeries(w);
+        }
+    } else {
+        p.peaks = new QScatterSeries;
+        p.peaks->setName(tr("peaks"));
+        p.peaks->setMarkerSize(8);
+        p.peaks->setPointLabelsVisible(true);
+        p.peaks->setPointLabelsFormat(QStringLiteral("@xPoint°"));
+        p.peaks->setPointLabelsClipping(false);
+        p.chart->addSeries(p.peaks);
+    }
 
-    p.angleAxis = new QValueAxis;
-    p.angleAxis->setLabelFormat(QStringLiteral("%g"));  // degrees; "°" would not survive Latin-1
-    p.angleAxis->setTickType(QValueAxis::TicksDynamic);
     p.valueAxis = new QValueAxis;
     if (polar) {
+        // Labelled in screen degrees (0° East, counter-clockwise) at every 30°: the label of
+        // the angular value v is the screen angle −v.
+        auto* screen = new QCategoryAxis;
+        screen->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        for (int v = -90; v < 270; v += 30) screen->append(QString::number(((-v) % 360 + 360) % 360), v);
+        screen->setRange(-90, 270);
+        p.angleAxis = screen;
         auto* pc = static_cast<QPolarChart*>(p.chart);
         pc->addAxis(p.angleAxis, QPolarChart::PolarOrientationAngular);
         pc->addAxis(p.valueAxis, QPolarChart::PolarOrientationRadial);
-        p.valueAxis->setTickCount(4);  // few rings: their labels sit on the plot
+        p.valueAxis->setTickCount(3);  // few rings: their labels sit on the plot
+        p.chart->setMargins(QMargins(2, 2, 2, 2));
     } else {
+        p.angleAxis = new QValueAxis;
+        p.angleAxis->setLabelFormat(QStringLiteral("%g"));  // degrees; "°" would not survive Latin-1
+        p.angleAxis->setTickType(QValueAxis::TicksDynamic);
         p.angleAxis->setTitleText(tr("angle (°)"));
         p.valueAxis->setTitleText(tr("σ"));
         p.chart->addAxis(p.angleAxis, Qt::AlignBottom);
         p.chart->addAxis(p.valueAxis, Qt::AlignLeft);
     }
-    for (QLineSeries* s : {p.spectrum, p.marker}) {
+    for (QLineSeries* s : {p.spectrum, p.marker, p.mirror, p.wrapped[0], p.wrapped[1]}) {
+        if (!s) continue;
         s->attachAxis(p.angleAxis);
         s->attachAxis(p.valueAxis);
+    }
+    if (p.peaks) {
+        p.peaks->attachAxis(p.angleAxis);
+        p.peaks->attachAxis(p.valueAxis);
     }
 
     p.view = new QChartView(p.chart, this);
@@ -150,7 +191,8 @@ SpectrumPanel::Plot SpectrumPanel::buildPlot(Form form) {
     return p;
 }
 
-void SpectrumPanel::setSpectrum(const AngleSet& angles, std::vector<double> values, const QString& caption) {
+void SpectrumPanel::setSpectrum(const AngleSet& angles, std::vector<double> values, const QString& caption,
+                                Scale scale) {
     if (angles.count < 1 || values.size() != static_cast<std::size_t>(angles.count)) {
         clearSpectrum(tr("The spectrum has %1 values for %2 angles.").arg(values.size()).arg(angles.count));
         return;
@@ -158,19 +200,26 @@ void SpectrumPanel::setSpectrum(const AngleSet& angles, std::vector<double> valu
     angles_ = angles;
     values_ = std::move(values);
     exact_.clear();
+    scale_ = scale;
+    shown_ = values_;
+    if (scale.pixels > 0)
+        for (double& v : shown_) v /= static_cast<double>(scale.pixels);
     showSpectrum(caption);
 }
 
-void SpectrumPanel::setSpectrum(const AngleSet& angles, const std::vector<std::int64_t>& sums, const QString& caption) {
-    setSpectrum(angles, std::vector<double>(sums.begin(), sums.end()), caption);
+void SpectrumPanel::setSpectrum(const AngleSet& angles, const std::vector<std::int64_t>& sums, const QString& caption,
+                                Scale scale) {
+    setSpectrum(angles, std::vector<double>(sums.begin(), sums.end()), caption, scale);
     if (hasSpectrum()) exact_ = sums;
 }
 
 void SpectrumPanel::setSweep(const session::AnySweep& sweep, const QString& caption) {
     std::visit(
         [&](const auto& r) {
-            if (!r.spectrumExact.empty()) setSpectrum(r.angles, r.spectrumExact, caption);
-            else setSpectrum(r.angles, r.spectrum, caption);
+            const Scale scale{static_cast<long long>(r.sup.width()) * r.sup.height(),
+                              r.op == MorphOp::Close || r.op == MorphOp::Dilate};
+            if (!r.spectrumExact.empty()) setSpectrum(r.angles, r.spectrumExact, caption, scale);
+            else setSpectrum(r.angles, r.spectrum, caption, scale);
         },
         sweep);
 }
@@ -178,10 +227,14 @@ void SpectrumPanel::setSweep(const session::AnySweep& sweep, const QString& capt
 void SpectrumPanel::clearSpectrum(const QString& message) {
     angles_ = {};
     values_.clear();
+    shown_.clear();
     exact_.clear();
     for (const Plot& p : plots_) {
         p.spectrum->clear();
         p.marker->clear();
+        for (QLineSeries* s : {p.mirror, p.wrapped[0], p.wrapped[1]})
+            if (s) s->clear();
+        if (p.peaks) p.peaks->clear();
     }
     placeholder_->setText(message.isEmpty() ? tr(kNoSpectrum) : message);
     stack_->setCurrentIndex(kPlaceholderPage);
@@ -211,39 +264,117 @@ double SpectrumPanel::angleInRange(double degrees) const {
 }
 
 void SpectrumPanel::showSpectrum(const QString& caption) {
-    QList<QPointF> points;
-    points.reserve(angles_.count + 1);
-    for (int k = 0; k < angles_.count; ++k) points.append({angles_.angle(k), values_[static_cast<std::size_t>(k)]});
-    const auto [minIt, maxIt] = std::minmax_element(values_.begin(), values_.end());
-    const double lo = angleLow();
-
-    Plot& cart = plots_[formIndex(Form::Cartesian)];
-    cart.spectrum->replace(points);
-    cart.angleAxis->setRange(lo, angleHigh(Form::Cartesian));
-    cart.angleAxis->setTickAnchor(0);
-    cart.angleAxis->setTickInterval(angleTickStep((angleHigh(Form::Cartesian) - lo) / 6));
-    const auto [yLo, yHi] = padded(*minIt, *maxIt, 0.05, 0.05);
-    cart.valueAxis->setRange(yLo, yHi);
-
-    Plot& pol = plots_[formIndex(Form::Polar)];
-    if (periodic()) points.append({angles_.start + 180, values_.front()});  // close the loop: 180° ≡ 0°
-    pol.spectrum->replace(points);
-    pol.angleAxis->setRange(lo, angleHigh(Form::Polar));
-    // Polar charts place fixed ticks only: every 30° of a 180° set, else 4 intervals.
-    pol.angleAxis->setTickType(QValueAxis::TicksFixed);
-    pol.angleAxis->setTickCount(periodic() ? 7 : 5);
-    // The radius starts a little below the minimum, not at 0: spectra often vary by a few
-    // percent, which a radius from 0 would flatten into a circle.
-    const auto [rLo, rHi] = padded(*minIt, *maxIt, 0.15, 0.05);
-    pol.valueAxis->setRange(rLo, rHi);
-
+    caption_ = caption;
+    showCartesian();
+    showRose();
+    const auto [minIt, maxIt] = std::minmax_element(shown_.begin(), shown_.end());
     const QString format = valueLabelFormat(std::max(std::abs(*minIt), std::abs(*maxIt)));
+    const QString unit = scale_.pixels > 0 ? tr("σ: mean grey level per pixel") : tr("σ: sum over the image");
     for (const Plot& p : plots_) {
-        p.chart->setTitle(caption);
+        p.chart->setTitle(caption.isEmpty() ? unit : caption + QStringLiteral("  (") + unit + QStringLiteral(")"));
         p.valueAxis->setLabelFormat(format);
     }
     stack_->setCurrentIndex(1 + formCombo_->currentIndex());
     updateMarker();
+}
+
+void SpectrumPanel::showCartesian() {
+    Plot& cart = plots_[formIndex(Form::Cartesian)];
+    QList<QPointF> points;
+    points.reserve(angles_.count);
+    for (int k = 0; k < angles_.count; ++k) points.append({angles_.angle(k), shown_[static_cast<std::size_t>(k)]});
+    cart.spectrum->replace(points);
+    const double lo = angleLow();
+    cart.angleAxis->setRange(lo, angleHigh(Form::Cartesian));
+    cart.angleAxis->setTickAnchor(0);
+    cart.angleAxis->setTickInterval(angleTickStep((angleHigh(Form::Cartesian) - lo) / 6));
+    const auto [minIt, maxIt] = std::minmax_element(shown_.begin(), shown_.end());
+    const bool zero = zeroBaseline_->isChecked();
+    const auto [yLo, yHi] = padded(zero ? std::min(0.0, *minIt) : *minIt, zero ? std::max(0.0, *maxIt) : *maxIt,
+                                   zero ? 0.0 : 0.05, 0.12);  // room above for the peaks' labels
+    cart.valueAxis->setRange(yLo, yHi);
+    // Short: the axis is as tall as the dock is; the title says the unit in full.
+    cart.valueAxis->setTitleText(scale_.pixels > 0 ? tr("σ / px") : tr("σ (sum)"));
+
+    // The refined peaks (the CLI's spectrum command finds the same), labelled with their angle.
+    QList<QPointF> peaks;
+    if (angles_.count >= 3)
+        for (const SpectrumPeak& pk : spectrumPeaks(shown_, angles_, scale_.minima))
+            peaks.append({pk.angle, shown_[static_cast<std::size_t>(pk.index)]});
+    cart.peaks->replace(peaks);
+}
+
+namespace {
+
+// A partial set's arc of the rose: `raw` angular values (−α, or −α − 180 for the mirror) in
+// order, shifted by whole turns to start in [−90, 270); the part past 270 (the top, where the
+// axis ends) goes to `beyond` a turn lower, both pieces meeting at the top.
+void fillArc(QLineSeries* main, QLineSeries* beyond, QList<QPointF> raw) {
+    std::sort(raw.begin(), raw.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+    const double shift = 360.0 * std::floor((raw.front().x() + 90.0) / 360.0);
+    QList<QPointF> in, out;
+    for (int i = 0; i < raw.size(); ++i) {
+        const QPointF p(raw[i].x() - shift, raw[i].y());
+        if (p.x() < 270) {
+            in.append(p);
+            continue;
+        }
+        if (out.isEmpty() && !in.isEmpty()) {  // the seam between in.last() and p
+            const QPointF a = in.last();
+            const double t = (270 - a.x()) / (p.x() - a.x());
+            const double r = a.y() + t * (p.y() - a.y());
+            in.append({270, r});
+            out.append({-90, r});
+        }
+        out.append({p.x() - 360, p.y()});
+    }
+    main->replace(in);
+    beyond->replace(out);
+}
+
+}  // namespace
+
+void SpectrumPanel::showRose() {
+    Plot& pol = plots_[formIndex(Form::Polar)];
+    const auto [minIt, maxIt] = std::minmax_element(shown_.begin(), shown_.end());
+    pol.valueAxis->setRange(std::min(0.0, *minIt), *maxIt > 0 ? *maxIt * 1.05 : 1.0);  // the radius from zero
+    if (!periodic()) {
+        // Two arcs, the set's angles and their opposites, each drawn where its angles lie.
+        QList<QPointF> arc, opposite;
+        for (int k = 0; k < angles_.count; ++k) {
+            const double y = shown_[static_cast<std::size_t>(k)], v = -angles_.angle(k);
+            arc.append({v, y});
+            opposite.append({v - 180, y});
+        }
+        fillArc(pol.spectrum, pol.wrapped[0], arc);
+        fillArc(pol.mirror, pol.wrapped[1], opposite);
+        return;
+    }
+    // A 180° set: each direction's point in the right half (roseValue) and its mirror, 180° on.
+    // The right half runs from the top (v = −90) round to the bottom; the value at the top
+    // (α = 90°) is interpolated when no sample falls there.
+    std::vector<QPointF> half;
+    half.reserve(static_cast<std::size_t>(angles_.count) + 2);
+    for (int k = 0; k < angles_.count; ++k)
+        half.push_back({roseValue(angles_.angle(k)), shown_[static_cast<std::size_t>(k)]});
+    std::sort(half.begin(), half.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+    if (half.size() >= 2) {
+        const QPointF first = half.front(), last = half.back();
+        const double gap = first.x() + 180 - last.x();  // across the top, through v = 90 ≡ −90
+        const double t = gap > 0 ? (90 - last.x()) / gap : 0;
+        const double top = last.y() + t * (first.y() - last.y());
+        if (first.x() > -90) half.insert(half.begin(), QPointF(-90, top));
+        half.push_back({90, half.front().y()});
+    }
+    QList<QPointF> right, left;
+    for (const QPointF& p : half) {
+        right.append(p);
+        left.append({p.x() + 180, p.y()});
+    }
+    pol.spectrum->replace(right);
+    pol.mirror->replace(left);
+    pol.wrapped[0]->clear();
+    pol.wrapped[1]->clear();
 }
 
 void SpectrumPanel::setCurrentAngle(double degrees) {
@@ -261,7 +392,8 @@ void SpectrumPanel::updateMarker() {
             p.marker->clear();
             continue;
         }
-        p.marker->replace(QList<QPointF>{{a, p.valueAxis->min()}, {a, p.valueAxis->max()}});
+        const double x = form == Form::Polar ? roseValue(a) : a;
+        p.marker->replace(QList<QPointF>{{x, p.valueAxis->min()}, {x, p.valueAxis->max()}});
     }
 }
 
@@ -272,15 +404,16 @@ SpectrumPanel::Form SpectrumPanel::form() const {
 }
 
 void SpectrumPanel::setSkew(const std::optional<SkewResult>& skew, const QString& details) {
-    skew_ = skew;
-    if (skew)
-        skewLabel_->setText(QString::asprintf("Skew %+.2f° (confidence %.2f)", skew->angle, skew->confidence));
-    else
-        skewLabel_->setText(tr("Skew: no estimate"));
-    skewDetails_->setText(details);
-    skewDetails_->setVisible(!details.isEmpty());
-    deskewButton_->setEnabled(skew.has_value());
+    skewBox_->setSkew(skew, details);
 }
+
+void SpectrumPanel::setSkewParams(const SkewParams& p) { skewBox_->setSkewParams(p); }
+void SpectrumPanel::setUndoAvailable(bool available) { skewBox_->setUndoAvailable(available); }
+QLabel* SpectrumPanel::skewLabel() const { return skewBox_->label(); }
+QPushButton* SpectrumPanel::deskewButton() const { return skewBox_->deskewButton(); }
+QPushButton* SpectrumPanel::undoDeskewButton() const { return skewBox_->undoButton(); }
+QLineSeries* SpectrumPanel::mirrorSeries() const { return plots_[1].mirror; }
+QScatterSeries* SpectrumPanel::peakSeries() const { return plots_[0].peaks; }
 
 bool SpectrumPanel::exportCsv(const QString& path, QString* error) const {
     if (!hasSpectrum()) {
@@ -337,8 +470,14 @@ std::optional<double> SpectrumPanel::angleAt(Form form, QPointF viewPos) const {
         const double radius = std::min(area.width(), area.height()) / 2;
         if (std::hypot(d.x(), d.y()) > radius) return std::nullopt;
     }
-    const double a = p.chart->mapToValue(inChart, p.spectrum).x();
-    if (periodic()) return angleInRange(a);  // the top of the polar circle is both ends
+    double a = p.chart->mapToValue(inChart, p.spectrum).x();
+    if (form == Form::Polar) {
+        // The direction of the click, as the angle of that direction nearest the set's middle.
+        a = directionOfRoseValue(a);
+        const double middle = 0.5 * (angles_.start + angles_.angle(angles_.count - 1));
+        a += 180.0 * std::round((middle - a) / 180.0);
+    }
+    if (periodic()) return angleInRange(a);
     return std::clamp(a, angles_.start, angles_.angle(angles_.count - 1));
 }
 

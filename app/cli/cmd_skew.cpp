@@ -22,9 +22,14 @@ constexpr const char* kHelp =
     "Estimates the skew of a page or music sheet from the angular spectrum of closings\n"
     "(dark lines on light paper) or openings (--bright-lines) by a long segment, and prints\n"
     "one JSON object on stdout:\n"
-    "  {\"angle\": A, \"confidence\": C, \"coarse_angle\": A0, \"reduction\": F,\n"
-    "   \"length\": L, \"coarse_length\": L0, \"lines\": \"dark\", \"time_ms\": T}\n"
+    "  {\"angle\": A, \"confidence\": C, \"dominant\": D, \"at_range_edge\": E,\n"
+    "   \"coarse_angle\": A0, \"reduction\": F, \"length\": L, \"coarse_length\": L0,\n"
+    "   \"lines\": \"dark\", \"time_ms\": T}\n"
     "A is the angle of the lines in degrees, counter-clockwise positive; C is in 0 … 1.\n"
+    "D is true when C reaches 0.75: the page has a dominant line direction and A was right\n"
+    "within 0.1° on the calibration pages; false: no dominant line direction (prints,\n"
+    "textures), A is not to be trusted. E is true when the extreme lies at an end of\n"
+    "--angles: the lines may lie outside the range (C is then 0).\n"
     "Two stages: the page is reduced by F (to about 800 pixels across) and its ink smeared\n"
     "along the lines; a coarse search over --angles on the page reduced by 2F (λ = L0), then\n"
     "a fine one over A0 ± --refine-range in --refine-step steps on the page reduced by F\n"
@@ -90,7 +95,8 @@ int runSkew(const ArgList& argList) {
     }
 
     std::string json = "{\"angle\": " + io::jsonNumber(r.angle) + ", \"confidence\": " + io::jsonNumber(r.confidence) +
-                       ", \"coarse_angle\": " + io::jsonNumber(r.coarseAngle) + ", \"reduction\": " +
+                       ", \"dominant\": " + (r.confidence >= kSkewConfidentThreshold ? "true" : "false") +
+                       ", \"at_range_edge\": " + (r.atRangeEdge ? "true" : "false") + ", \"coarse_angle\": " + io::jsonNumber(r.coarseAngle) + ", \"reduction\": " +
                        std::to_string(r.reduction) + ", \"length\": " + std::to_string(r.length) +
                        ", \"coarse_length\": " + std::to_string(r.coarseLength) + ", \"lines\": " +
                        io::jsonString(p.darkLines ? "dark" : "bright") + ", \"time_ms\": " + io::jsonNumber(ms);

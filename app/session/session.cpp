@@ -1,6 +1,7 @@
 // The session: parameters in, requests out, snapshots forwarded to the UI thread.
 #include "app/session/session.h"
 
+#include "app/io/deskew.h"
 #include "app/io/image_io.h"
 #include "app/session/any_image_mat.h"
 
@@ -81,10 +82,47 @@ void Session::openImage(const QString& path) {
 }
 
 void Session::setImage(AnyImage image) {
-    image_ = std::make_shared<const AnyImage>(std::move(image));
+    const bool wasModified = modified();
+    beforeDeskew_.clear();  // a new image: nothing to undo
+    makeCurrent(std::make_shared<const AnyImage>(std::move(image)));
+    if (wasModified) emit modifiedChanged(false);
+}
+
+void Session::makeCurrent(std::shared_ptr<const AnyImage> image) {
+    image_ = std::move(image);
     contourImage_.reset();
     emit imageChanged();
     for (int k = 0; k < kRequestKindCount; ++k) submit(static_cast<RequestKind>(k));
+}
+
+bool Session::deskew(double skewAngle, QString* error) {
+    if (!image_) {
+        if (error) *error = tr("There is no image to deskew.");
+        return false;
+    }
+    std::shared_ptr<const AnyImage> rotated;
+    try {
+        rotated = std::make_shared<const AnyImage>(std::visit(
+            [&](const auto& im) -> AnyImage { return io::deskew(im.cview(), skewAngle, io::RotationBorder::Replicate); },
+            *image_));
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+    const bool wasModified = modified();
+    beforeDeskew_.push_back(image_);
+    makeCurrent(std::move(rotated));
+    if (!wasModified) emit modifiedChanged(true);
+    return true;
+}
+
+bool Session::undoDeskew() {
+    if (beforeDeskew_.empty()) return false;
+    std::shared_ptr<const AnyImage> before = std::move(beforeDeskew_.back());
+    beforeDeskew_.pop_back();
+    makeCurrent(std::move(before));
+    if (!modified()) emit modifiedChanged(false);
+    return true;
 }
 
 MorphOp Session::sweepOp() const { return params_.op == MorphOp::TopHat ? MorphOp::Open : params_.op; }

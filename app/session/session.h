@@ -11,6 +11,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace linescope::session {
 
@@ -45,6 +46,17 @@ public:
     void setImage(AnyImage image);
     // [any thread] The current image (nullptr before the first).
     std::shared_ptr<const AnyImage> image() const { return image_; }
+
+    // [UI thread] Rotates the current image by −skewAngle about its centre (io::deskew, edges
+    // replicated) and makes it current, keeping the one before for undoDeskew; the image is
+    // then modified. False, with `error` set and nothing changed, without an image or when the
+    // rotation fails.
+    bool deskew(double skewAngle, QString* error = nullptr);
+    // [UI thread] Back to the image before the last deskew; false when there is none.
+    bool undoDeskew();
+    bool canUndoDeskew() const { return !beforeDeskew_.empty(); }
+    // [UI thread] Whether the current image differs from the file it was opened from (deskewed).
+    bool modified() const { return !beforeDeskew_.empty(); }
 
     // [UI thread] Parameter setters: each submits only the views that depend on what changed,
     // and returns at once (the engine coalesces a dragged slider to its newest value).
@@ -92,14 +104,18 @@ signals:
     // [UI thread] openImage's outcome: `path`'s image is current, or why it could not be opened.
     void imageOpened(const QString& path);
     void openFailed(const QString& path, const QString& error);
+    // [UI thread] modified() changed: a deskew, its undo, or a new image (the window's '*').
+    void modifiedChanged(bool modified);
 
 private:
     void submit(RequestKind kind);  // when live and an image is loaded
+    void makeCurrent(std::shared_ptr<const AnyImage> image);  // and submit every live view
     MorphOp sweepOp() const;
 
     std::unique_ptr<EngineQueue> queue_;
     std::shared_ptr<const AnyImage> image_;
     std::shared_ptr<const AnyImage> contourImage_;  // nullptr: image_
+    std::vector<std::shared_ptr<const AnyImage>> beforeDeskew_;  // the images deskew replaced, oldest first
     Parameters params_;
     std::array<bool, kRequestKindCount> live_{true, true, true, true};
     std::array<quint64, kRequestKindCount> lastId_{};  // the newest submitted id of each kind (0: cancelled)

@@ -13,6 +13,8 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include "compute/skew.h"
+
 #include <QtTest>
 
 #include <opencv2/core.hpp>
@@ -425,6 +427,17 @@ private slots:
         const double confidence = doc.object().value("confidence").toDouble(-1);
         QVERIFY2(std::abs(angle - 3.0) <= 0.2, qPrintable(r.describe()));
         QVERIFY2(confidence >= 0 && confidence <= 1, qPrintable(r.describe()));
+        QVERIFY2(doc.object().value("dominant").isBool() && doc.object().value("at_range_edge") == QJsonValue(false),
+                 qPrintable(r.describe()));
+        QCOMPARE(doc.object().value("dominant").toBool(), confidence >= kSkewConfidentThreshold);
+        // Searched over −2…2°, the 3° lines sit beyond the range: its end is flagged, not dominant.
+        r = runCli({QStringLiteral("skew"), path("page.png"), QStringLiteral("--angles"), QStringLiteral("-2:2.1:0.5"),
+                    QStringLiteral("--backend"), QStringLiteral("cpu")});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        const QJsonObject edge = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY2(edge.value("at_range_edge") == QJsonValue(true) && edge.value("dominant") == QJsonValue(false) &&
+                     edge.value("confidence").toDouble(-1) == 0.0,
+                 qPrintable(r.describe()));
 
         const cv::Mat deskewed = cv::imread(spath("deskewed.png"), cv::IMREAD_UNCHANGED);
         QCOMPARE(deskewed.type(), CV_8UC1);

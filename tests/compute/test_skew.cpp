@@ -123,6 +123,39 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Error, skewFromSpectrum({}, AngleSet{0, 1, 0}, false));
     }
 
+    // An extreme at either end of a partial set may belong to lines outside the range: flagged,
+    // with confidence 0, however strong; inside the range, or on a 180° set, it is not.
+    void extremeAtRangeEdgeIsFlagged() {
+        const AngleSet a{-10, 0.25, 81};
+        const auto rising = sampled(a, [](double t) { return t * t * t + 40 * t; });
+        for (bool minimum : {false, true}) {
+            const SkewResult r = skewFromSpectrum(rising, a, minimum);
+            QVERIFY(r.atRangeEdge);
+            QCOMPARE(r.confidence, 0.0);
+        }
+        std::vector<double> sharp(81, 10.0);
+        sharp[40] = 100;
+        QVERIFY(!skewFromSpectrum(sharp, a, false).atRangeEdge);
+        const AngleSet half{0, 1, 180};
+        std::vector<double> wrapped(180, 10.0);
+        wrapped[0] = 100;
+        const SkewResult w = skewFromSpectrum(wrapped, half, false);
+        QVERIFY(!w.atRangeEdge);
+        QVERIFY(w.confidence > 0.9);
+        // estimateSkew: lines at 8° searched over 2…6° reach the range's end.
+        const auto img = page<std::uint8_t>(400, 300, 8.0);
+        SkewParams p;
+        p.angles = AngleSet{2, 0.5, 9};
+        const SkewEstimate e = estimateSkew<std::uint8_t>(img.cview(), p);
+        QVERIFY2(e.atRangeEdge, qPrintable(QString("%1 %2 %3").arg(e.angle).arg(e.coarseAngle).arg(e.confidence)));
+        QCOMPARE(e.confidence, 0.0);
+        p.angles = AngleSet{-10, 0.5, 41};
+        const SkewEstimate inside = estimateSkew<std::uint8_t>(img.cview(), p);
+        QVERIFY(!inside.atRangeEdge);
+        QVERIFY(inside.confidence > 0);
+        QVERIFY2(std::abs(inside.angle - 8.0) <= 0.25, qPrintable(QString::number(inside.angle)));
+    }
+
     void angleReportedInHalfOpenRange() {
         // Lines at 178° are lines at −2°: the angle comes back in (−90, 90].
         const AngleSet a{170, 0.5, 41};

@@ -3,6 +3,7 @@
 // fallback, and submission that never waits for the engine. No sleeps decide anything: the
 // engine thread is held at its checkpoints by a gate, and results are awaited on signals
 // delivered to this (the "UI") thread, with generous timeouts.
+#include "app/io/deskew.h"
 #include "app/session/chunked_sweep.h"
 #include "app/session/engine_queue.h"
 #include "app/session/session.h"
@@ -598,6 +599,50 @@ private slots:
             const auto s = session.latest(static_cast<RequestKind>(k));
             QVERIFY2(s && s->ok(), requestKindName(static_cast<RequestKind>(k)));
         }
+    }
+
+    // Deskew replaces the image by its rotation and marks it modified; undo brings back the
+    // very image before (one step per deskew); a new image has nothing to undo.
+    void sessionDeskewIsUndoable() {
+        Session session(cpuOptions());
+        QString error;
+        QVERIFY(!session.deskew(2.0, &error));  // no image yet
+        QVERIFY(!error.isEmpty());
+        QList<bool> modified;
+        connect(&session, &Session::modifiedChanged, this, [&](bool m) { modified.append(m); });
+        session.setImage(testImage<std::uint8_t>(40, 30, 7));
+        const auto original = session.image();
+        QVERIFY(!session.modified() && !session.canUndoDeskew());
+
+        QVERIFY(session.deskew(2.0));
+        const auto& once = std::get<Image<std::uint8_t>>(*session.image());
+        const auto& before = std::get<Image<std::uint8_t>>(*original);
+        const Image<std::uint8_t> expected = io::deskew(before.cview(), 2.0, io::RotationBorder::Replicate);
+        QCOMPARE(once.width(), expected.width());
+        bool same = true;
+        for (int y = 0; y < expected.height(); ++y)
+            for (int x = 0; x < expected.width(); ++x) same = same && once.at(x, y) == expected.at(x, y);
+        QVERIFY(same);
+        QVERIFY(session.modified() && session.canUndoDeskew());
+        QCOMPARE(modified, QList<bool>{true});
+
+        const auto deskewedOnce = session.image();
+        QVERIFY(session.deskew(-1.0));
+        QCOMPARE(modified, QList<bool>{true});  // still modified: no second signal
+        QVERIFY(session.undoDeskew());
+        QCOMPARE(session.image(), deskewedOnce);
+        QVERIFY(session.modified());
+        QVERIFY(session.undoDeskew());
+        QCOMPARE(session.image(), original);
+        QVERIFY(!session.modified() && !session.canUndoDeskew());
+        QCOMPARE(modified, (QList<bool>{true, false}));
+        QVERIFY(!session.undoDeskew());
+
+        QVERIFY(session.deskew(1.0));
+        session.setImage(testImage<std::uint8_t>(40, 30, 8));  // e.g. another file opened
+        QVERIFY(!session.modified() && !session.canUndoDeskew());
+        QCOMPARE(modified, (QList<bool>{true, false, true, false}));
+        (void)QTest::qWaitFor([&] { return !session.queue().busy(); }, kTimeoutMs);
     }
 };
 

@@ -4,11 +4,15 @@
 #include "ui/spectrum_panel.h"
 
 #include "app/io/atomic_file.h"
+#include "compute/spectrum_peaks.h"
 #include "compute/sweep.h"
+#include "ui/skew_box.h"
 
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -16,6 +20,7 @@
 #include <QLineSeries>
 #include <QPolarChart>
 #include <QPushButton>
+#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTemporaryDir>
@@ -30,6 +35,8 @@
 
 using namespace linescope;
 using linescope::ui::SpectrumPanel;
+using linescope::ui::directionOfRoseValue;
+using linescope::ui::roseValue;
 using Form = SpectrumPanel::Form;
 
 namespace {
@@ -140,21 +147,109 @@ private slots:
         QVERIFY(label->text().contains(QStringLiteral("5")));
     }
 
+    // The cartesian plot shows the mean grey level per pixel (sum / pixel count), says so on
+    // its axis, and labels the peaks spectrumPeaks finds; a zero baseline on request.
     void seriesHoldTheSpectrum() {
         panel_->setSweep(session::AnySweep(u8_), QStringLiteral("opening, λ 41"));
         QVERIFY(panel_->hasSpectrum());
+        const double pixels = double(u8_.sup.width()) * u8_.sup.height();
         const QList<QPointF> cart = panel_->spectrumSeries(Form::Cartesian)->points();
         QCOMPARE(cart.size(), angles_.count);
+        std::vector<double> perPixel;
         for (int k = 0; k < angles_.count; ++k) {
             QCOMPARE(cart[k].x(), angles_.angle(k));
-            QCOMPARE(cart[k].y(), static_cast<double>(u8_.spectrumExact[static_cast<std::size_t>(k)]));
+            perPixel.push_back(static_cast<double>(u8_.spectrumExact[static_cast<std::size_t>(k)]) / pixels);
+            QCOMPARE(cart[k].y(), perPixel.back());
+            QVERIFY(cart[k].y() >= 0 && cart[k].y() <= 255);
         }
-        // The polar series is the same, closed at 180° (≡ 0°) since the set covers 180°.
-        const QList<QPointF> polar = panel_->spectrumSeries(Form::Polar)->points();
-        QCOMPARE(polar.size(), angles_.count + 1);
-        for (int k = 0; k < angles_.count; ++k) QCOMPARE(polar[k], cart[k]);
-        QCOMPARE(polar.last(), QPointF(180.0, cart.first().y()));
-        QCOMPARE(panel_->chartView(Form::Cartesian)->chart()->title(), QStringLiteral("opening, λ 41"));
+        auto* values = axisOf(panel_->chartView(Form::Cartesian), false);
+        QVERIFY(values->titleText().contains(QStringLiteral("px")));
+        QVERIFY(panel_->chartView(Form::Cartesian)->chart()->title().contains(QStringLiteral("mean grey level per pixel")));
+        QVERIFY(values->min() > 0);  // fitted to the curve by default
+        panel_->zeroBaselineBox()->setChecked(true);
+        QCOMPARE(values->min(), 0.0);
+        panel_->zeroBaselineBox()->setChecked(false);
+        QVERIFY(values->min() > 0);
+
+        const std::vector<SpectrumPeak> peaks = spectrumPeaks(perPixel, angles_, false);
+        QVERIFY(!peaks.empty());
+        const QList<QPointF> labelled = panel_->peakSeries()->points();
+        QCOMPARE(labelled.size(), qsizetype(peaks.size()));
+        for (std::size_t i = 0; i < peaks.size(); ++i) QCOMPARE(labelled[qsizetype(i)].x(), peaks[i].angle);
+        QVERIFY(panel_->peakSeries()->pointLabelsVisible());
+        QVERIFY(std::abs(peaks[0].angle - 30) < 2.5);  // the lines' angle
+        QVERIFY(panel_->chartView(Form::Cartesian)->chart()->title().startsWith(QStringLiteral("opening, λ 41")));
+    }
+
+    // The rose: each direction α at the angular value −α (roseValue), so that it appears at the
+    // screen angle α (0° East, counter-clockwise), its mirror at α + 180°, the radius from zero.
+    void polarRoseIsMirroredAndInScreenAngles() {
+        QCOMPARE(roseValue(0), 0.0);
+        QCOMPARE(roseValue(30), -30.0);
+        QCOMPARE(roseValue(150), 30.0);   // ≡ −30°
+        QCOMPARE(roseValue(-10), 10.0);
+        QCOMPARE(directionOfRoseValue(-30), 30.0);
+        QCOMPARE(directionOfRoseValue(150), 30.0);  // the mirror's point (−30 + 180) is the same direction
+        panel_->setSweep(session::AnySweep(u8_), QString());
+        panel_->setForm(Form::Polar);
+        QTest::qWait(0);
+        const QList<QPointF> right = panel_->spectrumSeries(Form::Polar)->points();
+        const QList<QPointF> left = panel_->mirrorSeries()->points();
+        QCOMPARE(right.size(), left.size());
+        const QList<QPointF> cart = panel_->spectrumSeries(Form::Cartesian)->points();
+        for (int k = 0; k < angles_.count; ++k) {
+            const double v = roseValue(angles_.angle(k));
+            const auto at = [&](const QList<QPointF>& pts, double x) {
+                for (const QPointF& p : pts)
+                    if (std::abs(p.x() - x) < 1e-9) return p.y();
+                return -1.0;
+            };
+            QCOMPARE(at(right, v), cart[k].y());
+            QCOMPARE(at(left, v + 180), cart[k].y());
+        }
+        // Drawn at the screen angle: the point of α = 30° lies up and to the right of the centre,
+        // at 30° above the horizontal, and its mirror opposite.
+        QChart* chart = panel_->chartView(Form::Polar)->chart();
+        const QPointF centre = chart->plotArea().center();
+        for (double a : {30.0, 100.0, 0.0}) {
+            const QPointF p = chart->mapToPosition({roseValue(a), 1.0}, panel_->spectrumSeries(Form::Polar));
+            const QPointF m = chart->mapToPosition({roseValue(a) + 180, 1.0}, panel_->mirrorSeries());
+            const double screen = std::atan2(-(p.y() - centre.y()), p.x() - centre.x()) * 180 / std::numbers::pi;
+            const double d = std::remainder(screen - a, 180.0);
+            QVERIFY2(std::abs(d) < 0.5, qPrintable(QString("α %1: drawn at %2°").arg(a).arg(screen)));
+            QVERIFY(std::abs((p + m).x() / 2 - centre.x()) < 1 && std::abs((p + m).y() / 2 - centre.y()) < 1);
+        }
+        auto* radial = axisOf(panel_->chartView(Form::Polar), false);
+        QCOMPARE(radial->min(), 0.0);
+    }
+
+    // A partial set through the vertical (60 … 120°) draws two arcs, each where its angles lie,
+    // split at the top where Qt's angular axis ends: no line jumps across the rose.
+    void partialSetRoseHasNoJumps() {
+        const AngleSet upright{60, 5, 13};
+        panel_->setSpectrum(upright, std::vector<double>(13, 2.0), QString());
+        QChart* chart = panel_->chartView(Form::Polar)->chart();
+        int points = 0;
+        QList<double> xs;
+        for (QAbstractSeries* a : chart->series()) {
+            auto* line = qobject_cast<QLineSeries*>(a);
+            if (!line || line == panel_->markerSeries(Form::Polar)) continue;
+            const QList<QPointF> pts = line->points();
+            points += int(pts.size());
+            for (int i = 0; i < pts.size(); ++i) {
+                QVERIFY(pts[i].x() >= -90 && pts[i].x() <= 270);
+                xs.append(pts[i].x());
+                if (i > 0) QVERIFY2(std::abs(pts[i].x() - pts[i - 1].x()) <= 5 + 1e-9, "a jump across the rose");
+            }
+        }
+        QCOMPARE(points, 2 * 13 + 2);  // both arcs, and the seam's point on either side of the top
+        // The arc of 60 … 120° sits at the screen angles 60 … 120 (values −60 … −90 and 270 … 240),
+        // the opposite arc at 240 … 300 (values 120 … 60).
+        for (double a : {60.0, 75.0, 120.0}) {
+            const double v = -a, m = 180 - a;
+            QVERIFY(xs.contains(v) || xs.contains(v + 360));
+            QVERIFY(xs.contains(m));
+        }
     }
 
     void clickGivesTheAngle() {
@@ -162,7 +257,8 @@ private slots:
         QTest::qWait(0);  // layout
         auto* axis = axisOf(panel_->chartView(Form::Cartesian), true);
         QVERIFY(axis);
-        const double mid = (u8_.spectrum.front() + u8_.spectrum.back()) / 2;
+        const QList<QPointF> curve = panel_->spectrumSeries(Form::Cartesian)->points();  // per pixel
+        const double mid = (curve.front().y() + curve.back().y()) / 2;
         // One pixel's worth of degrees (rounding the click to a pixel moves it by at most half).
         const double perPixel = (axis->max() - axis->min()) / panel_->chartView(Form::Cartesian)->chart()->plotArea().width();
         for (double a : {30.0, 77.5, 151.2}) {
@@ -184,12 +280,12 @@ private slots:
         QVERIFY(radial);
         const double outer = radial->min() + 0.9 * (radial->max() - radial->min());
         for (double a : {30.0, 100.0, 172.5}) {
-            const QPoint p = pixelOf(Form::Polar, a, outer);
+            const QPoint p = pixelOf(Form::Polar, roseValue(a), outer);
             const QPointF centre = panel_->chartView(Form::Polar)->mapFromScene(polar->mapToScene(polar->plotArea().center()));
             const double r = std::hypot(p.x() - centre.x(), p.y() - centre.y());
             QVERIFY(r > 50);
             const double perPixelPolar = 180.0 / (2 * std::numbers::pi * r);
-            const QList<double> got = clickAt(Form::Polar, a, outer);
+            const QList<double> got = clickAt(Form::Polar, roseValue(a), outer);
             QCOMPARE(got.size(), 1);
             QVERIFY2(std::abs(got[0] - a) <= perPixelPolar,
                      qPrintable(QString("polar: clicked %1°, got %2°").arg(a).arg(got[0])));
@@ -202,15 +298,16 @@ private slots:
             panel_->setCurrentAngle(42.5);
             QList<QPointF> m = panel_->markerSeries(form)->points();
             QCOMPARE(m.size(), 2);
-            QCOMPARE(m[0].x(), 42.5);
-            QCOMPARE(m[1].x(), 42.5);
+            const double x = form == Form::Polar ? roseValue(42.5) : 42.5;
+            QCOMPARE(m[0].x(), x);
+            QCOMPARE(m[1].x(), x);
             // The line spans the value axis.
             auto* values = axisOf(panel_->chartView(form), false);
             QCOMPARE(m[0].y(), values->min());
             QCOMPARE(m[1].y(), values->max());
             // Angles are modulo 180 on a 180° set.
             panel_->setCurrentAngle(222.5);
-            QCOMPARE(panel_->markerSeries(form)->points().value(0).x(), 42.5);
+            QCOMPARE(panel_->markerSeries(form)->points().value(0).x(), x);
         }
         // A partial set (a skew search) hides the marker outside it and keeps it inside.
         const AngleSet narrow{-10, 0.5, 41};
@@ -221,7 +318,7 @@ private slots:
         QVERIFY(panel_->markerSeries(Form::Polar)->points().isEmpty());
         panel_->setCurrentAngle(-4.25);
         QCOMPARE(panel_->markerSeries(Form::Cartesian)->points().value(0).x(), -4.25);
-        QCOMPARE(panel_->markerSeries(Form::Polar)->points().value(0).x(), -4.25);
+        QCOMPARE(panel_->markerSeries(Form::Polar)->points().value(0).x(), roseValue(-4.25));
     }
 
     void polarToggle() {
@@ -234,34 +331,89 @@ private slots:
         QCOMPARE(stack->currentWidget(), panel_->chartView(Form::Polar));
         QVERIFY(panel_->chartView(Form::Polar)->isVisible());
         QVERIFY(qobject_cast<QPolarChart*>(panel_->chartView(Form::Polar)->chart()));
-        // A 180° set fills the circle: the angular axis covers 0 … 180.
+        // The rose's angular axis covers the whole circle (its values are −screen angle).
         auto* angular = axisOf(panel_->chartView(Form::Polar), true);
         QVERIFY(angular);
-        QCOMPARE(angular->min(), 0.0);
-        QCOMPARE(angular->max(), 180.0);
+        QCOMPARE(angular->min(), -90.0);
+        QCOMPARE(angular->max(), 270.0);
         panel_->setForm(Form::Cartesian);
         QCOMPARE(stack->currentWidget(), panel_->chartView(Form::Cartesian));
     }
 
+    // Confident: the angle and Deskew; below kSkewConfidentThreshold: "no dominant line
+    // direction" and no Deskew; an extreme at the range's end says so. Undo follows a deskew.
     void skewReadOutAndDeskew() {
         QVERIFY(!panel_->deskewButton()->isEnabled());
-        // An estimate from a real spectrum: the sweep of lines at 3° over a skew range.
-        const AngleSet narrow{-10, 0.5, 41};
-        const SweepResult<std::uint8_t> r = sweepOf(linesAt<std::uint8_t>(3), narrow);
-        const SkewResult skew = skewFromSpectrum(r.spectrum, narrow, false);
+        QVERIFY(!panel_->undoDeskewButton()->isEnabled());
+        SkewResult skew;
+        skew.angle = 1.5;
+        skew.confidence = 0.97;
         panel_->setSkew(skew, QStringLiteral("λ 41, −10 … 10° in 0.5° steps"));
-        QCOMPARE(panel_->skewLabel()->text(),
-                 QString::asprintf("Skew %+.2f° (confidence %.2f)", skew.angle, skew.confidence));
-        QVERIFY(panel_->skewLabel()->text().startsWith(QStringLiteral("Skew +")));
+        QCOMPARE(panel_->skewLabel()->text(), QStringLiteral("Skew +1.50° (confidence 0.97)"));
         QVERIFY(panel_->deskewButton()->isEnabled());
         QSignalSpy spy(panel_.get(), &SpectrumPanel::deskewRequested);
         QTest::mouseClick(panel_->deskewButton(), Qt::LeftButton);
         QCOMPARE(spy.count(), 1);
-        QCOMPARE(spy.at(0).at(0).toDouble(), skew.angle);
+        QCOMPARE(spy.at(0).at(0).toDouble(), 1.5);
+        QVERIFY(panel_->undoDeskewButton()->isEnabled());
+        QSignalSpy undo(panel_.get(), &SpectrumPanel::undoDeskewRequested);
+        QTest::mouseClick(panel_->undoDeskewButton(), Qt::LeftButton);
+        QCOMPARE(undo.count(), 1);
+        QVERIFY(!panel_->undoDeskewButton()->isEnabled());
+        panel_->setUndoAvailable(true);
+        QVERIFY(panel_->undoDeskewButton()->isEnabled());
+
+        // The fingerprint sample's estimate: −9.32°, confidence below the threshold.
+        skew.angle = -9.32;
+        skew.confidence = kSkewConfidentThreshold - 0.01;
+        panel_->setSkew(skew);
+        QVERIFY2(panel_->skewLabel()->text().contains(QStringLiteral("No dominant line direction")),
+                 qPrintable(panel_->skewLabel()->text()));
+        QVERIFY(!panel_->skewLabel()->text().contains(QStringLiteral("9.32")));
+        QVERIFY(!panel_->deskewButton()->isEnabled());
+        QTest::mouseClick(panel_->deskewButton(), Qt::LeftButton);
+        QCOMPARE(spy.count(), 1);
+
+        skew.angle = 10;
+        skew.confidence = 0;
+        skew.atRangeEdge = true;
+        panel_->setSkew(skew);
+        QVERIFY2(panel_->skewLabel()->text().contains(QStringLiteral("end")) &&
+                     panel_->skewLabel()->text().contains(QStringLiteral("widen")),
+                 qPrintable(panel_->skewLabel()->text()));
+        QVERIFY(!panel_->deskewButton()->isEnabled());
 
         panel_->setSkew(std::nullopt);
         QVERIFY(!panel_->deskewButton()->isEnabled());
         QVERIFY(!panel_->skewLabel()->text().contains(QStringLiteral("confidence")));
+    }
+
+    // The search's range (start, stop inclusive, step) and polarity: shown from the session's
+    // parameters, and each change emits the new parameters for Session::setSkewParams.
+    void skewRangeAndPolarityControls() {
+        ui::SkewBox* box = panel_->skewBox();
+        SkewParams p;
+        p.angles = AngleSet{-5, 0.25, 41};
+        p.darkLines = false;
+        p.refineRange = 0.4;
+        QList<SkewParams> got;
+        connect(panel_.get(), &SpectrumPanel::skewParamsChanged, this, [&](const SkewParams& q) { got.append(q); });
+        panel_->setSkewParams(p);
+        QVERIFY(got.isEmpty());  // showing emits nothing
+        QCOMPARE(box->rangeStart()->value(), -5.0);
+        QCOMPARE(box->rangeStop()->value(), 5.0);
+        QCOMPARE(box->rangeStep()->value(), 0.25);
+        QCOMPARE(box->polarityCombo()->currentIndex(), 1);
+        box->rangeStop()->setValue(15);
+        QCOMPARE(got.size(), 1);
+        QCOMPARE(got[0].angles.start, -5.0);
+        QCOMPARE(got[0].angles.step, 0.25);
+        QCOMPARE(got[0].angles.count, 81);  // −5 … 15 inclusive
+        QVERIFY(!got[0].darkLines);
+        QCOMPARE(got[0].refineRange, 0.4);  // the rest kept
+        box->polarityCombo()->setCurrentIndex(0);
+        QCOMPARE(got.size(), 2);
+        QVERIFY(got[1].darkLines);
     }
 
     void csvRoundTrip() {
