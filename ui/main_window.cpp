@@ -369,6 +369,11 @@ void MainWindow::buildMenus() {
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    undoDeskew_ = edit->addAction(tr("&Undo Deskew"), this, &MainWindow::undoDeskew);
+    undoDeskew_->setShortcut(QKeySequence::Undo);
+    undoDeskew_->setEnabled(false);
+
     samplesMenu_ = menuBar()->addMenu(tr("&Samples"));
     fillSamplesMenu();
 
@@ -442,7 +447,7 @@ void MainWindow::onImageOpened(const QString& path) {
                              .arg(QFileInfo(path).fileName())
                              .arg(session::widthOf(*img))
                              .arg(session::heightOf(*img)));
-    setWindowTitle(tr("%1 — LineScope").arg(QFileInfo(path).fileName()));
+    setWindowTitle(tr("%1[*] — LineScope").arg(QFileInfo(path).fileName()));  // [*]: '*' once deskewed
 }
 
 void MainWindow::showError(const QString& title, const QString& text) {

@@ -136,6 +136,7 @@ private:
     std::shared_ptr<const session::AnyImage> contourSourceImage() const;
     void refreshContourSource();
     void deskew(double skewAngle);
+    void undoDeskew();
     bool isLive(session::RequestKind kind) const;
     void exportSpectrum(bool png);
     void exportContours(bool svg);
@@ -158,6 +159,7 @@ private:
     QLabel* sweepStale_ = nullptr;
     QToolButton* recomputeButton_ = nullptr;
     QAction* recompute_ = nullptr;
+    QAction* undoDeskew_ = nullptr;  // Edit > Undo Deskew
     QLabel* emptyHint_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QAction* shortcutsAction_ = nullptr;

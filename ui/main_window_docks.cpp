@@ -43,6 +43,14 @@ void MainWindow::buildDocks() {
 
     connect(spectrum_, &SpectrumPanel::angleClicked, this, [this](double a) { setAngle(a); });
     connect(spectrum_, &SpectrumPanel::deskewRequested, this, &MainWindow::deskew);
+    connect(spectrum_, &SpectrumPanel::undoDeskewRequested, this, &MainWindow::undoDeskew);
+    connect(spectrum_, &SpectrumPanel::skewParamsChanged, session_.get(), &session::Session::setSkewParams);
+    connect(session_.get(), &session::Session::modifiedChanged, this, [this](bool modified) {
+        setWindowModified(modified);
+        undoDeskew_->setEnabled(session_->canUndoDeskew());
+        spectrum_->setUndoAvailable(session_->canUndoDeskew());
+    });
+    spectrum_->setSkewParams(session_->parameters().skew);
 
     connect(contourPanel_, &ContourPanel::thresholdChanged, this, [this](double t) { session_->setThreshold(t); });
     connect(contourPanel_, &ContourPanel::modeChanged, this, [this](ContourMode m) {
@@ -153,7 +161,9 @@ void MainWindow::onDockSnapshot(session::RequestKind kind, const session::Snapsh
         return;
     case RequestKind::Skew: {
         const auto& out = *snapshot->skew;
-        spectrum_->setSkew(out.skew, tr("closings by λ = %1 over %2…%3° in %4° steps on the page reduced %5×, "
+        const auto* asked = std::get_if<session::SkewRequestParams>(&snapshot->request.params);
+        const bool darkLines = !asked || asked->skew.darkLines;
+        spectrum_->setSkew(out.skew, tr("%8 by λ = %1 over %2…%3° in %4° steps on the page reduced %5×, "
                                         "refined by λ = %6 on the page reduced %7×")
                                          .arg(out.length)
                                          .arg(out.angles.start)
@@ -161,7 +171,8 @@ void MainWindow::onDockSnapshot(session::RequestKind kind, const session::Snapsh
                                          .arg(out.angles.step)
                                          .arg(2 * out.skew.reduction)
                                          .arg(out.skew.length)
-                                         .arg(out.skew.reduction));
+                                         .arg(out.skew.reduction)
+                                         .arg(darkLines ? tr("closings (dark lines)") : tr("openings (bright lines)")));
         return;
     }
     }
@@ -170,17 +181,19 @@ void MainWindow::onDockSnapshot(session::RequestKind kind, const session::Snapsh
 bool MainWindow::isLive(session::RequestKind kind) const { return session_->isLive(kind); }
 
 void MainWindow::deskew(double skewAngle) {
-    const auto img = session_->image();
-    if (!img) return;
-    try {
-        session_->setImage(std::visit([&](const auto& im) -> session::AnyImage {
-            return io::deskew(im.cview(), skewAngle, io::RotationBorder::Replicate);
-        }, *img));
-        statusBar()->showMessage(tr("Rotated by %1° to undo the skew (File > Export View saves it)")
-                                     .arg(-skewAngle, 0, 'f', 2), 10000);
-    } catch (const std::exception& e) {
-        showError(tr("Cannot deskew"), QString::fromStdString(e.what()));
+    QString error;
+    if (!session_->deskew(skewAngle, &error)) {
+        showError(tr("Cannot deskew"), error);
+        return;
     }
+    statusBar()->showMessage(tr("Rotated by %1° to undo the skew (Edit > Undo Deskew goes back; File > Export "
+                                "View saves it)")
+                                 .arg(-skewAngle, 0, 'f', 2),
+                             10000);
+}
+
+void MainWindow::undoDeskew() {
+    if (session_->undoDeskew()) statusBar()->showMessage(tr("Deskew undone"), 5000);
 }
 
 void MainWindow::exportSpectrum(bool png) {

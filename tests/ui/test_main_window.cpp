@@ -291,6 +291,31 @@ private slots:
         // The music sheet (made at +1.5°) is confident: an angle and Deskew.
         QTRY_VERIFY_WITH_TIMEOUT(panel->skewLabel()->text().startsWith(QStringLiteral("Skew +1.50°")), 60000);
         QVERIFY(panel->deskewButton()->isEnabled());
+
+        // Deskew replaces the image and marks the window modified; Edit > Undo Deskew (and the
+        // dock's Undo) bring the opened image back.
+        const auto opened = window_->session().image();
+        QVERIFY(!window_->isWindowModified());
+        panel->deskewButton()->click();
+        QVERIFY(window_->session().image() != opened);
+        QVERIFY(window_->isWindowModified());
+        QAction* undo = nullptr;
+        for (QAction* a : window_->findChildren<QAction*>())
+            if (a->text() == QStringLiteral("&Undo Deskew")) undo = a;
+        QVERIFY(undo && undo->isEnabled());
+        QVERIFY(panel->undoDeskewButton()->isEnabled());
+        undo->trigger();
+        QCOMPARE(window_->session().image(), opened);
+        QVERIFY(!window_->isWindowModified());
+        QVERIFY(!undo->isEnabled());
+
+        // The dock's search range and polarity reach the session.
+        SkewParams bright = window_->session().parameters().skew;
+        bright.darkLines = false;
+        bright.angles = AngleSet{-5, 0.25, 41};
+        emit panel->skewParamsChanged(bright);
+        QCOMPARE(window_->session().parameters().skew.darkLines, false);
+        QCOMPARE(window_->session().parameters().skew.angles.count, 41);
     }
 
     // The contour dock's count equals the engine's findContours of the thresholded image.
