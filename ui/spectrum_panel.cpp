@@ -296,11 +296,12 @@ void SpectrumPanel::showCartesian() {
     // Short: the axis is as tall as the dock is; the title says the unit in full.
     cart.valueAxis->setTitleText(scale_.pixels > 0 ? tr("σ / px") : tr("σ (sum)"));
 
-    // The refined peaks (the CLI's spectrum command finds the same), labelled with their angle.
+    // The refined peaks (the CLI's spectrum command finds the same), labelled with their angle
+    // to 0.01° (the label prints the point's x, which Qt Charts formats to 6 digits).
     QList<QPointF> peaks;
     if (angles_.count >= 3)
         for (const SpectrumPeak& pk : spectrumPeaks(shown_, angles_, scale_.minima))
-            peaks.append({pk.angle, shown_[static_cast<std::size_t>(pk.index)]});
+            peaks.append({std::round(pk.angle * 100) / 100, shown_[static_cast<std::size_t>(pk.index)]});
     cart.peaks->replace(peaks);
 }
 
