@@ -5,6 +5,7 @@
 #include "ui/spectrum_panel.h"
 #include "ui/view_controls.h"
 #include "ui/viewport_widget.h"
+#include "ui/wheel_guard.h"
 #include "ui/widget_lifetime.h"
 
 #include "app/io/image_io.h"
@@ -21,7 +22,6 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
@@ -36,8 +36,11 @@
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
+#include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStatusBar>
+#include <QToolBar>
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -50,6 +53,7 @@ namespace linescope::ui {
 namespace {
 
 constexpr int kMaxRecent = 8;
+constexpr int kLayoutVersion = 1;  // saveState's: 1 since the parameters toolbar
 
 struct OpEntry {
     MorphOp op;
@@ -159,7 +163,14 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     statusBar()->showMessage(session_->queue().lastBackendNotice().isEmpty()
                                  ? tr("Open an image (File > Open, drag and drop, or Samples)")
                                  : session_->queue().lastBackendNotice());
-    resize(1280, 860);
+    if (const QScreen* sc = screen()) {
+        const QRect avail = sc->availableGeometry();
+        QRect frame(QPoint(), defaultSize(avail));
+        frame.moveCenter(avail.center());
+        setGeometry(frame);
+    } else {
+        resize(defaultSize(QRect(0, 0, 1600, 1000)));
+    }
 
     // The GPU path when CUDA can run here; otherwise the check box says why not.
     QString why;
@@ -181,61 +192,81 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::buildControls() {
-    auto* dock = controlsDock_ = new QDockWidget(tr("Controls"), this);
-    dock->setObjectName("controlsDock");
-    auto* panel = new QWidget(dock);
-    auto* form = new QFormLayout(panel);
+    // The most used parameters (operator, angle, λ) sit in a toolbar across the window, so
+    // that the angle slider gets the window's width and the dock below keeps the view options
+    // only (issue 20: the dock no longer fits at 1280×800 with them).
+    auto* bar = new QToolBar(tr("Parameters"), this);
+    bar->setObjectName("parametersToolBar");
+    bar->setMovable(false);
+    auto* params = new QWidget(bar);
+    params->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    auto* row = new QHBoxLayout(params);
+    row->setContentsMargins(4, 0, 4, 0);
 
-    opCombo_ = new QComboBox(panel);
+    opCombo_ = new QComboBox(params);
     for (const auto& e : kOps) opCombo_->addItem(tr(e.label), static_cast<int>(e.op));
     opCombo_->setCurrentIndex(opCombo_->findData(static_cast<int>(session_->parameters().op)));
-    form->addRow(tr("Operator"), opCombo_);
+    opCombo_->setToolTip(tr("The morphological operator applied along the segment"));
+    row->addWidget(opCombo_);
+    row->addSpacing(12);
 
-    angleSlider_ = new QSlider(Qt::Horizontal, panel);
+    angleSlider_ = new QSlider(Qt::Horizontal, params);
     angleSlider_->setRange(0, kAngleSteps);
     angleSlider_->setSingleStep(1);   // arrow keys: 0.1°
     angleSlider_->setPageStep(50);    // page keys: 5°
-    angleDial_ = new AngleDial(panel);
+    angleSlider_->setMinimumWidth(360);  // 0.5° a pixel at least
+    angleDial_ = new AngleDial(params);
     angleDial_->setRange(0, kAngleSteps);
     angleDial_->setSingleStep(10);  // wheel and arrow keys: 1°
     angleDial_->setPageStep(100);
-    angleDial_->setFixedSize(72, 72);
-    angleSpin_ = new QDoubleSpinBox(panel);
+    angleDial_->setFixedSize(48, 48);
+    angleSpin_ = new QDoubleSpinBox(params);
     angleSpin_->setRange(0, 180);
     angleSpin_->setDecimals(1);
     angleSpin_->setSingleStep(0.1);
     angleSpin_->setSuffix(QStringLiteral("°"));
-    auto* angleRow = new QHBoxLayout;
-    angleRow->addWidget(angleSlider_, 1);
-    angleRow->addWidget(angleDial_);
-    angleRow->addWidget(angleSpin_);
-    form->addRow(tr("Angle"), angleRow);
+    row->addWidget(new QLabel(tr("Angle"), params));
+    row->addWidget(angleSlider_, 3);
+    row->addWidget(angleDial_);
+    row->addWidget(angleSpin_);
+    row->addSpacing(12);
 
-    lengthSlider_ = new QSlider(Qt::Horizontal, panel);
+    lengthSlider_ = new QSlider(Qt::Horizontal, params);
     lengthSlider_->setRange(1, kMaxLength);
     lengthSlider_->setPageStep(10);
-    lengthSpin_ = new QSpinBox(panel);
+    lengthSlider_->setMinimumWidth(160);
+    lengthSpin_ = new QSpinBox(params);
     lengthSpin_->setRange(1, kMaxLength);
     lengthSpin_->setPrefix(QStringLiteral("λ = "));
-    auto* lengthRow = new QHBoxLayout;
-    lengthRow->addWidget(lengthSlider_, 1);
-    lengthRow->addWidget(lengthSpin_);
-    form->addRow(tr("Length"), lengthRow);
+    row->addWidget(new QLabel(tr("Length"), params));
+    row->addWidget(lengthSlider_, 1);
+    row->addWidget(lengthSpin_);
+    bar->addWidget(params);
+    addToolBar(Qt::TopToolBarArea, bar);
+    guardWheel(opCombo_);  // the sliders, dial and spin boxes up there keep the wheel
 
+    auto* dock = controlsDock_ = new QDockWidget(tr("Controls"), this);
+    dock->setObjectName("controlsDock");
+    auto* panel = new QWidget(dock);
+    auto* column = new QVBoxLayout(panel);
     viewControls_ = new ViewControls(panel);
-    form->addRow(viewControls_);
-
+    column->addWidget(viewControls_);
     imageLabel_ = new QLabel(tr("No image"), panel);
     imageLabel_->setWordWrap(true);
-    form->addRow(imageLabel_);
+    column->addWidget(imageLabel_);
+    column->addStretch(1);
 
-    // Scrolled, so that the window fits screens shorter than the controls and docks together.
+    // Scrolled, so that the window fits screens shorter than the docks (not needed at 1280×800).
     auto* scroll = new QScrollArea(dock);
+    scroll->setObjectName("controlsScroll");
     scroll->setWidget(panel);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // As wide as the controls ask (the scroll area would clip them, not widen the dock).
+    scroll->setMinimumWidth(panel->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
     dock->setWidget(scroll);
+    guardWheel(panel);
     addDockWidget(Qt::RightDockWidgetArea, dock);
 
     setAngle(session_->parameters().angle);
@@ -541,7 +572,8 @@ bool MainWindow::writeView(const QString& path, QString* error) const {
 void MainWindow::loadSettings() {
     QSettings s;
     restoreGeometry(s.value("window/geometry").toByteArray());
-    restoreState(s.value("window/state").toByteArray());
+    // A layout saved before the parameters toolbar (version 0) is not restored.
+    if (restoreState(s.value("window/state").toByteArray(), kLayoutVersion)) dockSizesPending_ = false;
     if (s.contains("params/angle")) setAngle(s.value("params/angle").toDouble());
     if (s.contains("params/length")) setLength(s.value("params/length").toInt());
     if (s.contains("params/op")) setOperator(static_cast<MorphOp>(s.value("params/op").toInt()));
@@ -560,7 +592,7 @@ void MainWindow::loadSettings() {
 void MainWindow::saveSettings() const {
     QSettings s;
     s.setValue("window/geometry", saveGeometry());
-    s.setValue("window/state", saveState());
+    s.setValue("window/state", saveState(kLayoutVersion));
     const auto& p = session_->parameters();
     s.setValue("params/angle", p.angle);
     s.setValue("params/length", p.length);
@@ -577,6 +609,29 @@ void MainWindow::saveSettings() const {
     s.setValue("view/glyph", viewControls_->glyphVisible());
     s.setValue("contours/visible", contourPanel_->contoursVisible());
     s.setValue("gpu", viewControls_->gpuChecked());
+}
+
+QSize MainWindow::defaultSize(const QRect& availableScreen) {
+    return QSize(std::min(1440, availableScreen.width() * 9 / 10), std::min(900, availableScreen.height() * 9 / 10));
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+    QMainWindow::showEvent(e);
+    if (dockSizesPending_) applyDefaultDockSizes();
+}
+
+void MainWindow::applyDefaultDockSizes() {
+    dockSizesPending_ = false;
+    // The spectrum gets 28 % of the height and the viewport the rest; the controls
+    // get what they ask for, the contours the rest of the column.
+    resizeDocks({spectrumDock_}, {height() * 28 / 100}, Qt::Vertical);
+    const auto* scroll = static_cast<const QScrollArea*>(controlsDock_->widget());
+    const int column = controlsDock_->height() + contourDock_->height();  // resizeDocks shares it in proportion
+    const int title = controlsDock_->height() - scroll->height();
+    // Two lines spare: the image's name and size replace "No image" once one is open.
+    const int spare = 2 * fontMetrics().lineSpacing();
+    const int controls = std::min(scroll->widget()->sizeHint().height() + title + spare, column * 3 / 4);
+    resizeDocks({controlsDock_, contourDock_}, {controls, column - controls}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -1,6 +1,7 @@
-// The main window: the viewport in the centre, a controls dock (operator, angle slider +
-// dial + spin box in 0.1° steps, λ slider + spin box, and the View section: view, compare
-// mode, sweep angles, orientation options, glyph, GPU), File > Open (dialog, drag and drop,
+// The main window: the viewport in the centre, a parameters toolbar across the top (operator,
+// a wide angle slider + dial + spin box in 0.1° steps, λ slider + spin box), at the right the
+// controls dock (view, compare mode, sweep angles, orientation options, glyph, GPU) above the
+// contours dock, the angular spectrum below the viewport, File > Open (dialog, drag and drop,
 // recent files) and Export, a Samples menu, and a status bar with the engine's notices,
 // timings and a progress bar with Cancel for sweeps. It owns the Session; control moves call
 // its setters (which return at once: the engine thread coalesces a dragged slider) and
@@ -100,6 +101,10 @@ public:
     // the orientation map as 8-bit RGB. False with `error` set on failure.
     bool writeView(const QString& path, QString* error) const;
 
+    // The size a window opens at without saved settings: 1440×900, or 90 % of the screen's
+    // available area where that is smaller (a 1280×800 screen gets 1152×720).
+    static QSize defaultSize(const QRect& availableScreen);
+
     static constexpr int kAngleSteps = 1800;  // slider units: 0.1°
     static constexpr int kMaxLength = 501;
 
@@ -107,6 +112,7 @@ protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
     void closeEvent(QCloseEvent* e) override;
+    void showEvent(QShowEvent* e) override;
 
 private:
     void buildMenus();
@@ -141,6 +147,7 @@ private:
     void exportSpectrum(bool png);
     void exportContours(bool svg);
     void loadSettings();
+    void applyDefaultDockSizes();
     void saveSettings() const;
 
     Options options_;
@@ -177,6 +184,7 @@ private:
     QPointer<QMessageBox> errorBox_;
     QStringList recent_;
     QString currentFile_;
+    bool dockSizesPending_ = true;  // until the first show, unless a saved layout came back
 };
 
 }  // namespace linescope::ui

@@ -5,6 +5,7 @@
 #include "ui/spectrum_panel.h"
 #include "ui/view_controls.h"
 #include "ui/viewport_widget.h"
+#include "ui/wheel_guard.h"
 
 #include "app/io/contour_export.h"
 #include "app/io/deskew.h"
@@ -36,6 +37,12 @@ void MainWindow::buildDocks() {
     contourDock_->setObjectName("contourDock");
     contourDock_->setWidget(contourPanel_);
     addDockWidget(Qt::RightDockWidgetArea, contourDock_);
+    // The right-hand column runs the window's height (the spectrum dock spans the viewport
+    // only), so that the controls and the contours stand one above the other unscrolled.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+    guardWheel(spectrum_);
+    guardWheel(contourPanel_);
 
     // A closed dock's views are not computed.
     connect(spectrumDock_, &QDockWidget::visibilityChanged, this, [this] { updateLiveViews(); });

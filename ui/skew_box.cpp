@@ -60,22 +60,25 @@ SkewBox::SkewBox(QWidget* parent) : QWidget(parent) {
         connect(b, &QDoubleSpinBox::valueChanged, this, &SkewBox::controlsChanged);
     connect(polarity_, &QComboBox::currentIndexChanged, this, &SkewBox::controlsChanged);
 
-    auto* readout = new QHBoxLayout;
-    readout->addWidget(label_, 1);
-    readout->addWidget(deskew_);
-    readout->addWidget(undo_);
-    auto* search = new QHBoxLayout;
-    search->addWidget(new QLabel(tr("Search"), this));
-    search->addWidget(start_);
-    search->addWidget(new QLabel(tr("to"), this));
-    search->addWidget(stop_);
-    search->addWidget(new QLabel(tr("step"), this));
-    search->addWidget(step_);
-    search->addWidget(polarity_);
-    search->addStretch(1);
+    // A narrow column beside the plot (spectrum_panel.cpp): the readout, its buttons, the
+    // search's range on one row and its step and polarity on the next.
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(deskew_);
+    buttons->addWidget(undo_);
+    buttons->addStretch(1);
+    auto* search = new QGridLayout;
+    search->addWidget(new QLabel(tr("Search"), this), 0, 0);
+    search->addWidget(start_, 0, 1);
+    search->addWidget(new QLabel(tr("to"), this), 0, 2);
+    search->addWidget(stop_, 0, 3);
+    search->addWidget(new QLabel(tr("step"), this), 1, 0);
+    search->addWidget(step_, 1, 1);
+    search->addWidget(polarity_, 1, 2, 1, 2);
+    search->setColumnStretch(4, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(readout);
+    layout->addWidget(label_);
+    layout->addLayout(buttons);
     layout->addLayout(search);
     layout->addWidget(details_);
     setSkew(std::nullopt);

@@ -100,10 +100,16 @@ SpectrumPanel::SpectrumPanel(QWidget* parent) : QWidget(parent) {
     formRow->addWidget(formCombo_);
     formRow->addWidget(zeroBaseline_);
     formRow->addStretch(1);
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(formRow);
+    // The plot takes the dock's width; the plot form and the skew box stand in a column at its
+    // right, so that the dock stays low (about a quarter of a 1280×800 window).
+    skewBox_->setFixedWidth(skewBox_->fontMetrics().averageCharWidth() * 52);
+    auto* side = new QVBoxLayout;
+    side->addLayout(formRow);
+    side->addWidget(skewBox_);
+    side->addStretch(1);
+    auto* layout = new QHBoxLayout(this);
     layout->addWidget(stack_, 1);
-    layout->addWidget(skewBox_);
+    layout->addLayout(side);
 
     connect(formCombo_, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (hasSpectrum()) stack_->setCurrentIndex(1 + index);
@@ -185,7 +191,7 @@ SpectrumPanel::Plot SpectrumPanel::buildPlot(Form form) {
     p.view = new QChartView(p.chart, this);
     p.view->setObjectName(polar ? QStringLiteral("polarSpectrumView") : QStringLiteral("cartesianSpectrumView"));
     p.view->setRenderHint(QPainter::Antialiasing);
-    p.view->setMinimumSize(240, 180);
+    p.view->setMinimumSize(240, 150);
     p.view->setToolTip(tr("Click or drag to choose the angle"));
     p.view->viewport()->installEventFilter(this);
     return p;

@@ -85,7 +85,6 @@ ViewControls::ViewControls(QWidget* parent) : QWidget(parent) {
     auto* blendRow = new QHBoxLayout;
     blendRow->addWidget(blend_);
     blendRow->addWidget(blendAmount_, 1);
-    form->addRow(tr("Orientation"), blendRow);
 
     needles_ = new QCheckBox(tr("Needles every"), this);
     needleStep_ = new QSpinBox(this);
@@ -96,10 +95,22 @@ ViewControls::ViewControls(QWidget* parent) : QWidget(parent) {
     auto* needleRow = new QHBoxLayout;
     needleRow->addWidget(needles_);
     needleRow->addWidget(needleStep_, 1);
-    form->addRow(QString(), needleRow);
+    // The colour wheel stands beside the two rows it explains, not below them: the dock fits
+    // a 1280×800 window unscrolled.
+    auto* options = new QVBoxLayout;
+    options->addLayout(blendRow);
+    options->addLayout(needleRow);
+    options->addStretch(1);
     legend_ = new OrientationLegend(this);
+    legend_->setFixedSize(100, 88);  // room for the "0°" at the right
+    QSizePolicy keepPlace = legend_->sizePolicy();
+    keepPlace.setRetainSizeWhenHidden(true);  // the dock's width does not jump with the view
+    legend_->setSizePolicy(keepPlace);
     legend_->setVisible(false);
-    form->addRow(legend_);
+    auto* orientationRow = new QHBoxLayout;
+    orientationRow->addLayout(options, 1);
+    orientationRow->addWidget(legend_);
+    form->addRow(tr("Orientation"), orientationRow);
 
     glyph_ = new QCheckBox(tr("Segment at the cursor"), this);
     glyph_->setChecked(true);
