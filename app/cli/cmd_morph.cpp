@@ -1,9 +1,11 @@
 // linescope-cli open|close|erode|dilate|tophat --angle A --length L in out
 #include "app/cli/commands.h"
 #include "app/cli/common.h"
+#include "app/io/export_recipe.h"
 #include "app/io/image_io.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 namespace linescope::cli {
@@ -45,7 +47,13 @@ int runMorph(MorphOp op, const ArgList& argList) {
     io::visitPixelType(src, [&]<class T>(std::type_identity<T>) {
         lineMorph<T>(op, io::viewOf<T>(src), io::mutableViewOf<T>(dst), p, opt);
     });
-    io::writeImage(out, dst);
+    io::ExportRecipe recipe;
+    recipe.op = morphOpName(op);
+    recipe.angle = p.angle;
+    recipe.length = p.length;
+    recipe.view = "result";
+    recipe.source = std::filesystem::path(in).filename().string();
+    io::writeImage(out, dst, recipe);
     return 0;
 }
 

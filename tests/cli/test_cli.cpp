@@ -72,6 +72,11 @@ CliRun runProcess(const QString& program, const QStringList& args, int timeoutMs
     return r;
 }
 
+QByteArray readFile(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 CliRun runCli(const QStringList& args, int timeoutMs = 300000) {
     return runProcess(QStringLiteral(LINESCOPE_CLI_PATH), args, timeoutMs);
 }
@@ -400,6 +405,26 @@ private slots:
                           QStringLiteral("0:180:30"), 6);
         checkSweep<float>(QStringLiteral("f32.tiff"), testImage<float>(33, 19, 3), MorphOp::Open,
                           QStringLiteral("5:180:25"), 11);
+    }
+
+    // The images linescope-cli writes say how they were made (app/io/export_recipe.h): the
+    // recipe's text lies uncompressed in the PNG's iTXt chunk and the TIFF's ImageDescription.
+    void exportsCarryTheirRecipe() {
+        QVERIFY(cv::imwrite(spath("in put.png"), cv::Mat(20, 30, CV_8UC1, cv::Scalar(7))));
+        CliRun r = runCli({QStringLiteral("close"), QStringLiteral("--angle"), QStringLiteral("30.5"),
+                           QStringLiteral("--length"), QStringLiteral("9"), path("in put.png"), path("out.png")});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        QByteArray bytes = readFile(path("out.png"));
+        QVERIFY2(bytes.contains("op=close\nangle=30.5\nlength=9\nlines=paths\nview=result\nsource=in put.png\n"),
+                 bytes.constData());
+        QVERIFY(bytes.contains("LineScope "));
+        r = runCli({QStringLiteral("sweep"), QStringLiteral("--length"), QStringLiteral("5"), QStringLiteral("--angles"),
+                    QStringLiteral("0:180:45"), path("in put.png"), QStringLiteral("--out-dir"), path("sw")});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        for (const char* name : {"supremum.png", "orientation.png", "orientation-angles.tiff"}) {
+            bytes = readFile(path("sw/") + QString::fromLatin1(name));
+            QVERIFY2(bytes.contains("op=open\nlength=5\nangles=0:180:45\nlines=paths\nview="), name);
+        }
     }
 
     void skewOfRotatedPage() {
