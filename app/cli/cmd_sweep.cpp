@@ -120,8 +120,9 @@ void writeResults(const SweepResult<T>& r, const std::filesystem::path& dir, int
         jsonAngles += (k ? ", " : "") + io::jsonNumber(r.angles.angle(static_cast<int>(k)));
         jsonSpectrum += (k ? ", " : "") + spectrumValue(r, k);
     }
-    if constexpr (std::is_same_v<T, float>) io::writeSpectrumCsv((dir / "spectrum.csv").string(), r.angles, r.spectrum);
-    else io::writeSpectrumCsv((dir / "spectrum.csv").string(), r.angles, r.spectrumExact);
+    recipe.view = "spectrum";
+    if constexpr (std::is_same_v<T, float>) io::writeSpectrumCsv((dir / "spectrum.csv").string(), r.angles, r.spectrum, &recipe);
+    else io::writeSpectrumCsv((dir / "spectrum.csv").string(), r.angles, r.spectrumExact, &recipe);
     io::writeTextFile((dir / "spectrum.json").string(), "{\"op\": " + io::jsonString(morphOpName(r.op)) +
                                          ", \"length\": " + std::to_string(length) + ", \"pixel_type\": " +
                                          io::jsonString(pixelTypeName(pixelTypeOf<T>())) + ", \"angles\": [" +

@@ -53,6 +53,19 @@ std::string angleSetText(const AngleSet& a) {
     return angleText(a.start) + ":" + angleText(a.start + a.step * a.count) + ":" + angleText(a.step);
 }
 
+std::string exportBaseName(const std::string& stem, const ExportRecipe& r) {
+    if (r.op.empty()) return stem + "-" + (r.view.empty() ? std::string("original") : r.view);
+    const std::string length = "-L" + std::to_string(r.length);
+    if (r.angle) {
+        char angle[48];
+        std::snprintf(angle, sizeof angle, "-%.1fdeg", *r.angle);
+        return stem + "-" + r.op + angle + length;
+    }
+    const std::string view = r.view.empty() ? std::string() : "-" + r.view;
+    const std::string count = r.angles.empty() ? std::string() : "-" + std::to_string(AngleSet::parse(r.angles).count) + "angles";
+    return stem + view + "-" + r.op + length + count;
+}
+
 std::string linescopeVersion() { return LINESCOPE_VERSION; }
 
 std::string recipeText(const ExportRecipe& r) {

@@ -25,6 +25,12 @@ struct ExportRecipe {
 // An angle set as "start:stop:step" (stop excluded), the spelling --angles and the window take.
 std::string angleSetText(const AngleSet& angles);
 
+// The name an export proposes, without extension, from the image's name without its
+// extension (`stem`) and the recipe: "IMAGE-open-30.0deg-L41" for one operator (angle to one
+// decimal), "IMAGE-orientation-open-L41-180angles" for a sweep's view, "IMAGE-original" for
+// the image itself (no operator).
+std::string exportBaseName(const std::string& stem, const ExportRecipe& recipe);
+
 // The version this build carries ("unknown" when the build did not say).
 std::string linescopeVersion();
 

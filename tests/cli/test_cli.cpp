@@ -243,7 +243,14 @@ class TestCli : public QObject {
         };
         QFile csv(QString::fromStdString(d + "spectrum.csv"));
         QVERIFY(csv.open(QIODevice::ReadOnly));
-        const QStringList rows = nonEmptyLines(QString::fromUtf8(csv.readAll()));
+        QStringList rows = nonEmptyLines(QString::fromUtf8(csv.readAll()));
+        // The parameters come first as "# key=value" comment lines.
+        QVERIFY(rows.size() > 4);
+        QCOMPARE(rows[0], QStringLiteral("# op=") + QString::fromLatin1(morphOpName(op)));
+        QCOMPARE(rows[1], QStringLiteral("# length=") + QString::number(length));
+        const AngleSet set = AngleSet::parse(angles.toStdString());  // written with its exact stop
+        QCOMPARE(rows[2], QStringLiteral("# angles=%1:%2:%3").arg(set.start).arg(set.start + set.step * set.count).arg(set.step));
+        while (!rows.isEmpty() && rows.front().startsWith(QLatin1Char('#'))) rows.removeFirst();
         QCOMPARE(rows.size(), n + 1);
         QCOMPARE(rows[0], QStringLiteral("index,angle,sum"));
         for (int k = 0; k < n; ++k) {

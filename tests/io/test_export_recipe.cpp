@@ -2,6 +2,7 @@
 // io::writeImage read back to the same values, and the pixels are those written.
 #include "app/io/export_recipe.h"
 #include "app/io/image_io.h"
+#include "app/io/spectrum_export.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -110,6 +111,45 @@ private slots:
         QCOMPARE(back.lines, std::string("paths"));
         QCOMPARE(back.source, r.source);
         QCOMPARE(back.version, io::linescopeVersion());
+    }
+
+    void exportNamesSayHowTheImageWasMade() {
+        io::ExportRecipe r;
+        r.op = "open";
+        r.angle = 30.0;
+        r.length = 41;
+        r.view = "result";
+        QCOMPARE(io::exportBaseName("IMAGE", r), std::string("IMAGE-open-30.0deg-L41"));
+        r.angle = -17.25;
+        r.op = "close";
+        QCOMPARE(io::exportBaseName("page 1", r), std::string("page 1-close--17.2deg-L41"));
+        r.angle.reset();
+        r.op = "open";
+        r.view = "orientation";
+        r.angles = io::angleSetText(AngleSet{0, 1, 180});
+        QCOMPARE(r.angles, std::string("0:180:1"));
+        QCOMPARE(io::exportBaseName("IMAGE", r), std::string("IMAGE-orientation-open-L41-180angles"));
+        QCOMPARE(io::exportBaseName("IMAGE", io::ExportRecipe{}), std::string("IMAGE-original"));
+    }
+
+    void spectrumCsvStartsWithItsParameters() {
+        io::ExportRecipe r;
+        r.op = "close";
+        r.length = 41;
+        r.angles = "0:180:90";
+        r.source = "a, b.png";
+        const std::string csv = io::spectrumCsv(AngleSet{0, 90, 2}, std::vector<std::int64_t>{7, 9}, &r);
+        const QStringList lines = QString::fromStdString(csv).split('\n', Qt::SkipEmptyParts);
+        std::string comments;
+        int k = 0;
+        for (; k < lines.size() && lines[k].startsWith("# "); ++k) comments += lines[k].mid(2).toStdString() + "\n";
+        const io::ExportRecipe back = io::parseRecipeText(comments);
+        QCOMPARE(back.op, r.op);
+        QCOMPARE(back.length, 41);
+        QCOMPARE(back.angles, r.angles);
+        QCOMPARE(back.source, r.source);
+        QCOMPARE(lines.mid(k), QStringList({"index,angle,sum", "0,0,7", "1,90,9"}));
+        QVERIFY(io::spectrumCsv(AngleSet{0, 90, 2}, std::vector<double>{7, 9}).rfind("index,angle,sum\n", 0) == 0);
     }
 
     void pngCarriesTheRecipe_data() {
