@@ -434,6 +434,72 @@ private slots:
         }
     }
 
+    void unknownCommandSuggestsTheNearest() {
+        for (const auto& [typo, hint] : std::vector<std::pair<QString, QString>>{
+                 {"opne", "open"}, {"spectra", "spectrum"}, {"sweeep", "sweep"}, {"contour", "contours"}}) {
+            const CliRun r = runCli({typo, QStringLiteral("--length"), QStringLiteral("5")});
+            QCOMPARE(r.code, 2);
+            QCOMPARE(nonEmptyLines(r.err), QStringList{"linescope-cli: error: unknown command '" + typo +
+                                                       "' (did you mean '" + hint + "'?)"});
+        }
+        const CliRun far = runCli({QStringLiteral("blur")});
+        QCOMPARE(nonEmptyLines(far.err),
+                 QStringList{"linescope-cli: error: unknown command 'blur' (see linescope-cli --help)"});
+    }
+
+    // Help texts cite only what users have: definitions.md (installed), not the design notes.
+    void helpCitesNoDesignNotes() {
+        for (const char* cmd : {"--help", "open", "sweep", "skew", "orientation", "spectrum", "contours", "bench"}) {
+            const CliRun help = runCli(QString::fromLatin1(cmd) == "--help" ? QStringList{QString::fromLatin1(cmd)}
+                                                                             : QStringList{QString::fromLatin1(cmd), "--help"});
+            QCOMPARE(help.code, 0);
+            QVERIFY2(!help.out.contains(QStringLiteral("design.md")), cmd);
+        }
+    }
+
+    // spectrum notes an operator that measures the wrong kind of lines, and only then.
+    void spectrumNotesAnOperatorOfTheWrongPolarity() {
+        cv::Mat paper(40, 60, CV_8UC1, cv::Scalar(230));
+        for (int y = 5; y < 40; y += 8) cv::line(paper, {0, y}, {59, y}, cv::Scalar(20), 2);
+        QVERIFY(cv::imwrite(spath("paper.png"), paper));
+        QVERIFY(cv::imwrite(spath("night.png"), 255 - paper));
+        const auto notes = [&](const QString& image, const char* op) {
+            const CliRun r = runCli({QStringLiteral("spectrum"), QStringLiteral("--backend"), QStringLiteral("cpu"),
+                                     QStringLiteral("--op"), QString::fromLatin1(op), path(image)});
+            return r.code == 0 ? nonEmptyLines(r.err) : QStringList{r.describe()};
+        };
+        QCOMPARE(notes("paper.png", "open"),
+                 QStringList{"linescope-cli: note: the lines look dark on a light background: --op close suits them "
+                             "(--op open measures bright lines)"});
+        QCOMPARE(notes("night.png", "dilate"),
+                 QStringList{"linescope-cli: note: the lines look bright on a dark background: --op open suits them "
+                             "(--op dilate measures dark lines)"});
+        QCOMPARE(notes("paper.png", "close"), QStringList{});
+        QCOMPARE(notes("night.png", "open"), QStringList{});
+    }
+
+    // --quiet drops the notes (a colour input's conversion, the backend, a replaced file) on
+    // every command, but never the error line.
+    void quietSilencesNotesNotErrors() {
+        QVERIFY(cv::imwrite(spath("colour.png"), cv::Mat(16, 24, CV_8UC3, cv::Scalar(10, 200, 90))));
+        const QStringList morph{QStringLiteral("open"), QStringLiteral("--length"), QStringLiteral("3"),
+                                path("colour.png"), path("q.png")};
+        const CliRun loud = runCli(morph);
+        QVERIFY2(loud.code == 0 && loud.err.contains(QStringLiteral("note: ")), qPrintable(loud.describe()));
+        const CliRun quiet = runCli(morph + QStringList{QStringLiteral("--quiet")});
+        QVERIFY2(quiet.code == 0 && quiet.err.isEmpty(), qPrintable(quiet.describe()));
+        const CliRun contours = runCli({QStringLiteral("contours"), QStringLiteral("--quiet"), QStringLiteral("--timings"),
+                                        QStringLiteral("--threshold"), QStringLiteral("50"), path("colour.png")});
+        QVERIFY2(contours.code == 0 && contours.err.isEmpty(), qPrintable(contours.describe()));
+        const CliRun failed = runCli({QStringLiteral("spectrum"), QStringLiteral("--quiet"), path("missing.png")});
+        QCOMPARE(failed.code, 1);
+        QCOMPARE(nonEmptyLines(failed.err).size(), 1);
+        for (const char* cmd : {"open", "sweep", "skew", "orientation", "spectrum", "contours", "bench"}) {
+            const CliRun help = runCli({QString::fromLatin1(cmd), QStringLiteral("--help")});
+            QVERIFY2(help.out.contains(QStringLiteral("--quiet")), cmd);
+        }
+    }
+
     void skewOfRotatedPage() {
         // Dark parallel lines on white paper, rotated by +3° (counter-clockwise on screen).
         // 1000×800: long lines, so that the engine's default segment (≥ 200 pixels here) tells
