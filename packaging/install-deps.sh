@@ -13,7 +13,7 @@ packages=(
   qt6-base-dev libqt6opengl6-dev                 # Qt 6 Core/Gui/Widgets/Test (+ platform plugins), OpenGL/OpenGLWidgets (the viewport)
   qt6-charts-dev                                 # Qt 6 Charts (the angular-spectrum dock)
   libopencv-dev                                  # image files in app/, the OpenCV oracle tests, resources/tools
-  zlib1g-dev                                     # the bad-input generator forges PNG chunks (tests/badinput)
+  zlib1g-dev                                     # PNG text chunks: export recipes (app/io), forged chunks (tests/badinput)
   libimgui-dev                                   # Dear ImGui overlay (render/)
   libgl-dev libegl-dev                           # OpenGL and EGL headers and loaders (render/)
   xvfb xauth libgl1-mesa-dri                     # xvfb-run + Mesa OpenGL: GUI tests without a display

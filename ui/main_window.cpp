@@ -8,6 +8,7 @@
 #include "ui/wheel_guard.h"
 #include "ui/widget_lifetime.h"
 
+#include "app/io/export_recipe.h"
 #include "app/io/image_io.h"
 #include "app/session/any_image_mat.h"
 
@@ -66,6 +67,27 @@ constexpr OpEntry kOps[] = {
 
 int angleUnits(double degrees) {
     return std::clamp(static_cast<int>(std::lround(degrees * 10)), 0, MainWindow::kAngleSteps);
+}
+
+// How the view `v` was made, for Export View's name and the file's text: the result's
+// parameters from its snapshot, a sweep view's from the sweep's, none for the original.
+io::ExportRecipe recipeOfView(ViewKind v, const session::Snapshot* result, const session::Snapshot* sweep,
+                              const QString& file) {
+    io::ExportRecipe r;
+    r.source = QFileInfo(file).fileName().toStdString();
+    r.view = QString::fromLatin1(viewKindName(v)).toLower().toStdString();
+    if (v == ViewKind::Result && result) {
+        const auto& p = std::get<session::ResultParams>(result->request.params);
+        r.op = morphOpName(p.op);
+        r.angle = p.line.angle;
+        r.length = p.line.length;
+    } else if (v != ViewKind::Original && v != ViewKind::Result && sweep) {
+        const auto& p = std::get<session::SweepParams>(sweep->request.params).sweep;
+        r.op = morphOpName(p.op);
+        r.length = p.length;
+        r.angles = io::angleSetText(p.angles);
+    }
+    return r;
 }
 
 }  // namespace
@@ -524,9 +546,10 @@ void MainWindow::onSnapshot(session::RequestKind kind, const session::SnapshotPt
 }
 
 void MainWindow::exportView() {
-    const ViewKind v = viewControls_->view();
-    const QString suggested = QFileInfo(currentFile_).completeBaseName() + QStringLiteral("-") +
-                              QString::fromLatin1(viewKindName(v)).toLower();
+    const io::ExportRecipe recipe = recipeOfView(viewControls_->view(), viewport_->snapshot().get(),
+                                                 viewport_->sweepSnapshot().get(), currentFile_);
+    const QString suggested = QString::fromStdString(
+        io::exportBaseName(QFileInfo(currentFile_).completeBaseName().toStdString(), recipe));
     const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), suggested + QStringLiteral(".png"),
                                                       tr("PNG (*.png);;TIFF (*.tif *.tiff)"));
     if (path.isEmpty()) return;
@@ -561,7 +584,8 @@ bool MainWindow::writeView(const QString& path, QString* error) const {
             }, *snap->sweep);
         }
         io::requireWritable(path.toStdString(), out.depth(), out.channels());
-        io::writeImage(path.toStdString(), out);
+        io::writeImage(path.toStdString(), out,
+                       recipeOfView(v, viewport_->snapshot().get(), viewport_->sweepSnapshot().get(), currentFile_));
         return true;
     } catch (const std::exception& e) {
         if (error) *error = QString::fromStdString(e.what());

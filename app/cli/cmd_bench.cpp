@@ -125,8 +125,10 @@ private:
 }  // namespace
 
 int runBench(const ArgList& argList) {
-    Args args(argList, {{"--repeat", true}, {"--quick", false}, {"--workload", true}, {"--list", false}}, "bench");
-    if (args.helpRequested()) return printHelp(args, kHelp);
+    Args args(argList, {{"--repeat", true}, {"--quick", false}, {"--workload", true}, {"--list", false}, quietOptionSpec()},
+              "bench");
+    if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kQuietHelp);
+    quietFrom(args);
     args.requirePositionals({});
     if (args.has("--list")) {
         for (const auto& n : bench::workloadNames()) std::printf("%s\n", n.c_str());

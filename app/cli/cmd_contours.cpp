@@ -133,9 +133,11 @@ int runContours(const ArgList& argList) {
     Args args(argList,
               {{"--threshold", true}, {"--otsu", false}, {"--mode", true}, {"--approx", true}, {"--json", true},
                {"--svg", true}, {"--svg-image", false}, {"--backend", true}, {"--algorithm", true},
-               {"--threads", true}, {"--timings", false}, forceOptionSpec(), imageMemoryOptionSpec()},
+               {"--threads", true}, {"--timings", false}, forceOptionSpec(), imageMemoryOptionSpec(),
+               quietOptionSpec()},
               "contours");
-    if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kForceHelp);
+    if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kForceHelp + kQuietHelp);
+    quietFrom(args);
     args.requirePositionals({"IN"});
     std::vector<std::string> outputs;
     for (const char* o : {"--json", "--svg"})

@@ -1,9 +1,11 @@
 // linescope-cli open|close|erode|dilate|tophat --angle A --length L in out
 #include "app/cli/commands.h"
 #include "app/cli/common.h"
+#include "app/io/export_recipe.h"
 #include "app/io/image_io.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 namespace linescope::cli {
@@ -14,8 +16,9 @@ constexpr const char* kHelp =
     "\n"
     "OP is open, close, erode, dilate or tophat (IN minus its opening): the operator by a\n"
     "digital line segment of L pixels at A degrees (counter-clockwise from East), applied\n"
-    "along the line paths of design.md. OUT keeps IN's pixel type (uint8, uint16, float32);\n"
-    "float32 needs a .tiff or .pfm output, uint16 a .png, .tiff or .pgm.\n"
+    "along digital line paths (definitions.md §5, in /usr/share/doc/linescope). OUT keeps\n"
+    "IN's pixel type (uint8, uint16, float32): float32 needs a .tiff or .pfm output,\n"
+    "uint16 a .png, .tiff or .pgm.\n"
     "\n"
     "options:\n"
     "  --length L         the segment's length in pixels, 1 … 1000000 (longer than the\n"
@@ -45,7 +48,13 @@ int runMorph(MorphOp op, const ArgList& argList) {
     io::visitPixelType(src, [&]<class T>(std::type_identity<T>) {
         lineMorph<T>(op, io::viewOf<T>(src), io::mutableViewOf<T>(dst), p, opt);
     });
-    io::writeImage(out, dst);
+    io::ExportRecipe recipe;
+    recipe.op = morphOpName(op);
+    recipe.angle = p.angle;
+    recipe.length = p.length;
+    recipe.view = "result";
+    recipe.source = std::filesystem::path(in).filename().string();
+    io::writeImage(out, dst, recipe);
     return 0;
 }
 

@@ -32,7 +32,7 @@ constexpr const char* kHelp =
     "  {\"blocks_x\", \"blocks_y\", \"block_size\", \"length\", \"angle_count\", \"smoothing\",\n"
     "   \"method\", \"angles\": [...], \"coherence\": [...], \"foreground\": [...], \"time_ms\"}\n"
     "with one value a block, row by row; angles in degrees in [0, 180), counter-clockwise\n"
-    "from East as seen on screen (design.md §1). foreground is 1 where the block has lines.\n"
+    "from East as seen on screen (definitions.md §5). foreground is 1 where the block has lines.\n"
     "\n"
     "options:\n"
     "  --block B          the block size in pixels (default 16)\n"

@@ -18,7 +18,7 @@ namespace {
 constexpr const char* kHelp =
     "usage: linescope-cli spectrum [options] IMAGE\n"
     "\n"
-    "The angular spectrum σ(k) = Σ_x OP_k(x) of IMAGE (design.md §1) and its dominant\n"
+    "The angular spectrum σ(k) = Σ_x OP_k(x) of IMAGE (definitions.md §6) and its dominant\n"
     "orientations: the spectrum's peaks (its maxima for open and erode, its minima for close\n"
     "and dilate), refined by a parabola, strongest first. Prints one JSON object:\n"
     "  {\"op\", \"length\", \"angles\": [...], \"spectrum\": [...],\n"
@@ -34,6 +34,23 @@ constexpr const char* kHelp =
     "                     wraps around, so a peak may sit at its seam)\n"
     "  --peaks N          at most N peaks (default 4)\n"
     "  --min-prominence P peaks below P are left out (default 0.1)\n";
+// A note when OP does not suit the image's polarity: openings and erosions measure bright
+// lines, closings and dilations dark ones. The mean against the middle of the range (the
+// type's for integers, the image's own for float32) tells which is the background.
+void notePolarity(const cv::Mat& image, MorphOp op) {
+    double lo = 0, hi = 0;
+    cv::minMaxLoc(image, &lo, &hi);
+    if (lo == hi) return;  // a flat image has no lines either way
+    const double middle = image.depth() == CV_8U ? 127.5 : image.depth() == CV_16U ? 32767.5 : (lo + hi) / 2;
+    const bool light = cv::mean(image)[0] > middle;
+    const bool bright = op == MorphOp::Open || op == MorphOp::Erode;
+    if (light && bright)
+        notice(std::string("the lines look dark on a light background: --op close suits them (--op ") +
+               morphOpName(op) + " measures bright lines)");
+    else if (!light && !bright)
+        notice(std::string("the lines look bright on a dark background: --op open suits them (--op ") +
+               morphOpName(op) + " measures dark lines)");
+}
 }  // namespace
 
 int runSpectrum(const ArgList& argList) {
@@ -54,6 +71,7 @@ int runSpectrum(const ArgList& argList) {
     const EngineOptions opt = engineOptionsFrom(args);
     const cv::Mat image = io::readImage(args.positionals()[0], notice);
     req.length = lengthFrom(args, std::max(1, std::min(image.cols, image.rows) / 4));
+    notePolarity(image, req.op);
 
     const auto start = std::chrono::steady_clock::now();
     const std::vector<double> spectrum = io::visitPixelType(image, [&]<class T>(std::type_identity<T>) {

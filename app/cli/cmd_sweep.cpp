@@ -1,6 +1,7 @@
 // linescope-cli sweep --length L --angles a:b:s IN --out-dir DIR
 #include "app/cli/commands.h"
 #include "app/cli/common.h"
+#include "app/io/export_recipe.h"
 #include "app/io/image_io.h"
 #include "app/io/json_writer.h"
 #include "app/io/spectrum_export.h"
@@ -84,25 +85,34 @@ void writeManifest(const std::filesystem::path& dir, const std::string& input, c
 }
 
 template <class T>
-void writeResults(const SweepResult<T>& r, const std::filesystem::path& dir, int length) {
+void writeResults(const SweepResult<T>& r, const std::filesystem::path& dir, int length, const std::string& input) {
     const std::string ext = io::defaultExtensionFor(io::cvDepthOf<T>());
+    io::ExportRecipe recipe;
+    recipe.op = morphOpName(r.op);
+    recipe.length = length;
+    recipe.angles = io::angleSetText(r.angles);
+    recipe.source = std::filesystem::path(input).filename().string();
+    const auto write = [&](const std::string& name, const cv::Mat& image) {
+        recipe.view = name.substr(0, name.find('.'));
+        io::writeImage((dir / name).string(), image, recipe);
+    };
     removeManifest(dir);
-    io::writeImage((dir / ("supremum." + ext)).string(), io::matOf(r.sup));
-    io::writeImage((dir / ("infimum." + ext)).string(), io::matOf(r.inf));
-    io::writeImage((dir / ("strength." + ext)).string(), io::matOf(r.strength));
+    write("supremum." + ext, io::matOf(r.sup));
+    write("infimum." + ext, io::matOf(r.inf));
+    write("strength." + ext, io::matOf(r.strength));
 
     const RgbImage colours = orientationColours(r);
     cv::Mat rgb(colours.height, colours.width, CV_8UC3, const_cast<std::uint8_t*>(colours.rgb.data()));
     cv::Mat bgr;
     cv::cvtColor(rgb, bgr, cv::COLOR_RGB2BGR);
-    io::writeImage((dir / "orientation.png").string(), bgr);
+    write("orientation.png", bgr);
 
     cv::Mat angles(r.argIndex.height(), r.argIndex.width(), CV_32FC1);
     for (int y = 0; y < angles.rows; ++y) {
         float* row = angles.ptr<float>(y);
         for (int x = 0; x < angles.cols; ++x) row[x] = static_cast<float>(r.orientation(x, y));
     }
-    io::writeImage((dir / "orientation-angles.tiff").string(), angles);
+    write("orientation-angles.tiff", angles);
 
     const std::size_t n = static_cast<std::size_t>(r.angles.count);
     std::string jsonAngles, jsonSpectrum;
@@ -110,8 +120,9 @@ void writeResults(const SweepResult<T>& r, const std::filesystem::path& dir, int
         jsonAngles += (k ? ", " : "") + io::jsonNumber(r.angles.angle(static_cast<int>(k)));
         jsonSpectrum += (k ? ", " : "") + spectrumValue(r, k);
     }
-    if constexpr (std::is_same_v<T, float>) io::writeSpectrumCsv((dir / "spectrum.csv").string(), r.angles, r.spectrum);
-    else io::writeSpectrumCsv((dir / "spectrum.csv").string(), r.angles, r.spectrumExact);
+    recipe.view = "spectrum";
+    if constexpr (std::is_same_v<T, float>) io::writeSpectrumCsv((dir / "spectrum.csv").string(), r.angles, r.spectrum, &recipe);
+    else io::writeSpectrumCsv((dir / "spectrum.csv").string(), r.angles, r.spectrumExact, &recipe);
     io::writeTextFile((dir / "spectrum.json").string(), "{\"op\": " + io::jsonString(morphOpName(r.op)) +
                                          ", \"length\": " + std::to_string(length) + ", \"pixel_type\": " +
                                          io::jsonString(pixelTypeName(pixelTypeOf<T>())) + ", \"angles\": [" +
@@ -150,7 +161,7 @@ int runSweep(const ArgList& argList) {
 
     io::visitPixelType(src, [&]<class T>(std::type_identity<T>) {
         const SweepResult<T> r = sweep<T>(io::viewOf<T>(src), req, opt);
-        writeResults(r, dir, req.length);
+        writeResults(r, dir, req.length, input);
         writeManifest(dir, input, req, src.depth());
         char line[256];
         std::snprintf(line, sizeof line, "sweep: %s, length %d, %d angles from %g step %g, %dx%d %s -> ",

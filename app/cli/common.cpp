@@ -29,6 +29,16 @@ std::vector<std::string>& pendingNotices() {
     static std::vector<std::string> notices;
     return notices;
 }
+
+bool& quietFlag() {
+    static bool quiet = false;
+    return quiet;
+}
+
+// One text for --quiet in every command's help (commands without the engine options add it alone).
+#define LINESCOPE_QUIET_HELP                                                                   \
+    "  --quiet            no notes on stderr (the backend notice, conversions, replaced\n"   \
+    "                     files); errors are still printed\n"
 }  // namespace
 
 std::string shortNumber(double v) {
@@ -40,14 +50,19 @@ std::string shortNumber(double v) {
 void notice(const std::string& line) { pendingNotices().push_back(line); }
 
 void flushNotices() {
-    for (const auto& n : pendingNotices()) std::cerr << "linescope-cli: note: " << n << '\n';
+    if (!quietFlag())
+        for (const auto& n : pendingNotices()) std::cerr << "linescope-cli: note: " << n << '\n';
     pendingNotices().clear();
     std::cerr.flush();
 }
 
 std::vector<OptionSpec> engineOptionSpecs() {
-    return {{"--backend", true}, {"--algorithm", true}, {"--threads", true}, imageMemoryOptionSpec()};
+    return {{"--backend", true}, {"--algorithm", true}, {"--threads", true}, imageMemoryOptionSpec(), quietOptionSpec()};
 }
+
+OptionSpec quietOptionSpec() { return {"--quiet", false}; }
+const char* const kQuietHelp = LINESCOPE_QUIET_HELP;
+void quietFrom(const Args& args) { quietFlag() = args.has("--quiet"); }
 
 const char* const kEngineOptionsHelp =
     "  --backend B        cpu, cuda or auto (default auto: CUDA when available, else the CPU\n"
@@ -60,7 +75,7 @@ const char* const kEngineOptionsHelp =
     "  --max-image-memory SIZE\n"
     "                     the most memory the decoded input may take, e.g. 512M or 16G\n"
     "                     (default: a quarter of the memory, or of ulimit -v); a larger\n"
-    "                     image is refused from its header, before it is decoded\n";
+    "                     image is refused from its header, before it is decoded\n" LINESCOPE_QUIET_HELP;
 
 OptionSpec imageMemoryOptionSpec() { return {"--max-image-memory", true}; }
 
@@ -85,6 +100,7 @@ Backend backendFrom(const Args& args) {
 }
 
 EngineOptions engineOptionsFrom(const Args& args) {
+    quietFrom(args);
     EngineOptions opt;
     opt.backend = backendFrom(args);
     try {

@@ -23,15 +23,21 @@ void flushNotices();
 // that its checks and limits cannot differ between commands; each command's --help is
 // checked against its declared options (printHelp).
 
-// The options every engine command takes: --backend, --algorithm, --threads and
-// --max-image-memory.
+// --quiet: the held-back notices are dropped instead of printed (errors are not notices).
+// Every command takes it: through engineOptionSpecs, or alone with kQuietHelp.
+OptionSpec quietOptionSpec();
+extern const char* const kQuietHelp;
+void quietFrom(const Args& args);
+
+// The options every engine command takes: --backend, --algorithm, --threads,
+// --max-image-memory and --quiet.
 std::vector<OptionSpec> engineOptionSpecs();
 extern const char* const kEngineOptionsHelp;
 // --max-image-memory SIZE: the loader's memory budget (io::setImageMemoryBudget).
 OptionSpec imageMemoryOptionSpec();
 // Applies --max-image-memory when given; a bad size is a UsageError.
 void imageMemoryFrom(const Args& args);
-// Parses them (setting the image memory budget) and resolves the backend (auto → CPU with a notice when CUDA is unavailable).
+// Parses them (setting the image memory budget and --quiet) and resolves the backend (auto → CPU with a notice when CUDA is unavailable).
 EngineOptions engineOptionsFrom(const Args& args);
 // --threads: 0 … 4096 (0: one per core).
 int threadsFrom(const Args& args);

@@ -12,6 +12,7 @@
 
 #include <opencv2/core.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -58,6 +59,34 @@ std::string oneLine(std::string s) {
     return s;
 }
 
+constexpr const char* kCommands[] = {"open",     "close",       "erode",    "dilate",   "tophat", "sweep",
+                                     "skew",     "orientation", "spectrum", "contours", "bench"};
+
+// Levenshtein distance: insertions, deletions and substitutions of one character each.
+std::size_t editDistance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// " (did you mean 'open'?)" for the nearest command at most 2 edits away, else "".
+std::string didYouMean(const std::string& word) {
+    const char* best = nullptr;
+    std::size_t bestDistance = 3;
+    for (const char* c : kCommands)
+        if (const std::size_t d = editDistance(word, c); d < bestDistance) best = c, bestDistance = d;
+    return best ? std::string(" (did you mean '") + best + "'?)" : std::string();
+}
+
 int fail(int status, const std::string& message) {
     std::cerr << "linescope-cli: error: " << oneLine(message) << std::endl;
     return status;
@@ -89,7 +118,8 @@ int dispatch(const std::vector<std::string>& all) {
     if (cmd == "contours") return runContours(rest);
     if (cmd == "bench") return runBench(rest);
     if (!cmd.empty() && cmd[0] == '-') throw UsageError("unknown option '" + cmd + "' (see linescope-cli --help)");
-    throw UsageError("unknown command '" + cmd + "' (see linescope-cli --help)");
+    const std::string hint = didYouMean(cmd);
+    throw UsageError("unknown command '" + cmd + "'" + (hint.empty() ? " (see linescope-cli --help)" : hint));
 }
 
 }  // namespace

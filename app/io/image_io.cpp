@@ -1,6 +1,7 @@
 #include "app/io/image_io.h"
 
 #include "app/io/atomic_file.h"
+#include "app/io/export_recipe.h"
 #include "app/io/image_header.h"
 #include "app/io/memory_budget.h"
 
@@ -287,7 +288,13 @@ void requireWritable(const std::string& path, int depth, int channels) {
         throw IoError("cannot write a gray image to '" + path + "': ppm holds colour images; use .pgm, .png or .tiff");
 }
 
-void writeImage(const std::string& path, const cv::Mat& image) {
+void writeImage(const std::string& path, const cv::Mat& image) { writeImage(path, image, nullptr); }
+
+void writeImage(const std::string& path, const cv::Mat& image, const ExportRecipe& recipe) {
+    writeImage(path, image, &recipe);
+}
+
+void writeImage(const std::string& path, const cv::Mat& image, const ExportRecipe* recipe) {
     quietOpenCvLogs();
     requireWritable(path, image.depth(), image.channels());
     // Encoded in memory, then written atomically: a failing or killed run never leaves a
@@ -306,7 +313,9 @@ void writeImage(const std::string& path, const cv::Mat& image) {
         if (codec.empty()) codec = line;
     }
     if (!ok) throw IoError(withCodecMessage("cannot encode '" + path + "'", codec));
-    writeFileAtomically(path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    const std::string_view encoded(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    if (!recipe) writeFileAtomically(path, encoded);
+    else writeFileAtomically(path, withRecipe(encoded, extensionOf(path), *recipe));
 }
 
 }  // namespace linescope::io

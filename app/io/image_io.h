@@ -20,6 +20,8 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+struct ExportRecipe;  // export_recipe.h
+
 using NoticeFn = std::function<void(const std::string&)>;
 
 // Reads `path` with imread(IMREAD_UNCHANGED) and returns one channel of CV_8U, CV_16U or CV_32F.
@@ -35,6 +37,10 @@ cv::Mat readImage(const std::string& path, const NoticeFn& notice);
 // IoError with a suggestion otherwise. Encoded in memory and written with
 // writeFileAtomically: `path` is the old file or the new one.
 void writeImage(const std::string& path, const cv::Mat& image);
+// The same, with how the image was made inside a PNG or TIFF (export_recipe.h); other
+// formats carry no text. The pointer form writes no recipe when it is null.
+void writeImage(const std::string& path, const cv::Mat& image, const ExportRecipe& recipe);
+void writeImage(const std::string& path, const cv::Mat& image, const ExportRecipe* recipe);
 
 // Throws IoError when `path`'s format cannot hold images of `depth` and `channels` (checked
 // before any work: float32 needs .tiff/.pfm, gray images no .ppm, colour ones no .pgm).

@@ -72,6 +72,11 @@ CliRun runProcess(const QString& program, const QStringList& args, int timeoutMs
     return r;
 }
 
+QByteArray readFile(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 CliRun runCli(const QStringList& args, int timeoutMs = 300000) {
     return runProcess(QStringLiteral(LINESCOPE_CLI_PATH), args, timeoutMs);
 }
@@ -238,7 +243,14 @@ class TestCli : public QObject {
         };
         QFile csv(QString::fromStdString(d + "spectrum.csv"));
         QVERIFY(csv.open(QIODevice::ReadOnly));
-        const QStringList rows = nonEmptyLines(QString::fromUtf8(csv.readAll()));
+        QStringList rows = nonEmptyLines(QString::fromUtf8(csv.readAll()));
+        // The parameters come first as "# key=value" comment lines.
+        QVERIFY(rows.size() > 4);
+        QCOMPARE(rows[0], QStringLiteral("# op=") + QString::fromLatin1(morphOpName(op)));
+        QCOMPARE(rows[1], QStringLiteral("# length=") + QString::number(length));
+        const AngleSet set = AngleSet::parse(angles.toStdString());  // written with its exact stop
+        QCOMPARE(rows[2], QStringLiteral("# angles=%1:%2:%3").arg(set.start).arg(set.start + set.step * set.count).arg(set.step));
+        while (!rows.isEmpty() && rows.front().startsWith(QLatin1Char('#'))) rows.removeFirst();
         QCOMPARE(rows.size(), n + 1);
         QCOMPARE(rows[0], QStringLiteral("index,angle,sum"));
         for (int k = 0; k < n; ++k) {
@@ -400,6 +412,92 @@ private slots:
                           QStringLiteral("0:180:30"), 6);
         checkSweep<float>(QStringLiteral("f32.tiff"), testImage<float>(33, 19, 3), MorphOp::Open,
                           QStringLiteral("5:180:25"), 11);
+    }
+
+    // The images linescope-cli writes say how they were made (app/io/export_recipe.h): the
+    // recipe's text lies uncompressed in the PNG's iTXt chunk and the TIFF's ImageDescription.
+    void exportsCarryTheirRecipe() {
+        QVERIFY(cv::imwrite(spath("in put.png"), cv::Mat(20, 30, CV_8UC1, cv::Scalar(7))));
+        CliRun r = runCli({QStringLiteral("close"), QStringLiteral("--angle"), QStringLiteral("30.5"),
+                           QStringLiteral("--length"), QStringLiteral("9"), path("in put.png"), path("out.png")});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        QByteArray bytes = readFile(path("out.png"));
+        QVERIFY2(bytes.contains("op=close\nangle=30.5\nlength=9\nlines=paths\nview=result\nsource=in put.png\n"),
+                 bytes.constData());
+        QVERIFY(bytes.contains("LineScope "));
+        r = runCli({QStringLiteral("sweep"), QStringLiteral("--length"), QStringLiteral("5"), QStringLiteral("--angles"),
+                    QStringLiteral("0:180:45"), path("in put.png"), QStringLiteral("--out-dir"), path("sw")});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        for (const char* name : {"supremum.png", "orientation.png", "orientation-angles.tiff"}) {
+            bytes = readFile(path("sw/") + QString::fromLatin1(name));
+            QVERIFY2(bytes.contains("op=open\nlength=5\nangles=0:180:45\nlines=paths\nview="), name);
+        }
+    }
+
+    void unknownCommandSuggestsTheNearest() {
+        for (const auto& [typo, hint] : std::vector<std::pair<QString, QString>>{
+                 {"opne", "open"}, {"spectra", "spectrum"}, {"sweeep", "sweep"}, {"contour", "contours"}}) {
+            const CliRun r = runCli({typo, QStringLiteral("--length"), QStringLiteral("5")});
+            QCOMPARE(r.code, 2);
+            QCOMPARE(nonEmptyLines(r.err), QStringList{"linescope-cli: error: unknown command '" + typo +
+                                                       "' (did you mean '" + hint + "'?)"});
+        }
+        const CliRun far = runCli({QStringLiteral("blur")});
+        QCOMPARE(nonEmptyLines(far.err),
+                 QStringList{"linescope-cli: error: unknown command 'blur' (see linescope-cli --help)"});
+    }
+
+    // Help texts cite only what users have: definitions.md (installed), not the design notes.
+    void helpCitesNoDesignNotes() {
+        for (const char* cmd : {"--help", "open", "sweep", "skew", "orientation", "spectrum", "contours", "bench"}) {
+            const CliRun help = runCli(QString::fromLatin1(cmd) == "--help" ? QStringList{QString::fromLatin1(cmd)}
+                                                                             : QStringList{QString::fromLatin1(cmd), "--help"});
+            QCOMPARE(help.code, 0);
+            QVERIFY2(!help.out.contains(QStringLiteral("design.md")), cmd);
+        }
+    }
+
+    // spectrum notes an operator that measures the wrong kind of lines, and only then.
+    void spectrumNotesAnOperatorOfTheWrongPolarity() {
+        cv::Mat paper(40, 60, CV_8UC1, cv::Scalar(230));
+        for (int y = 5; y < 40; y += 8) cv::line(paper, {0, y}, {59, y}, cv::Scalar(20), 2);
+        QVERIFY(cv::imwrite(spath("paper.png"), paper));
+        QVERIFY(cv::imwrite(spath("night.png"), 255 - paper));
+        const auto notes = [&](const QString& image, const char* op) {
+            const CliRun r = runCli({QStringLiteral("spectrum"), QStringLiteral("--backend"), QStringLiteral("cpu"),
+                                     QStringLiteral("--op"), QString::fromLatin1(op), path(image)});
+            return r.code == 0 ? nonEmptyLines(r.err) : QStringList{r.describe()};
+        };
+        QCOMPARE(notes("paper.png", "open"),
+                 QStringList{"linescope-cli: note: the lines look dark on a light background: --op close suits them "
+                             "(--op open measures bright lines)"});
+        QCOMPARE(notes("night.png", "dilate"),
+                 QStringList{"linescope-cli: note: the lines look bright on a dark background: --op open suits them "
+                             "(--op dilate measures dark lines)"});
+        QCOMPARE(notes("paper.png", "close"), QStringList{});
+        QCOMPARE(notes("night.png", "open"), QStringList{});
+    }
+
+    // --quiet drops the notes (a colour input's conversion, the backend, a replaced file) on
+    // every command, but never the error line.
+    void quietSilencesNotesNotErrors() {
+        QVERIFY(cv::imwrite(spath("colour.png"), cv::Mat(16, 24, CV_8UC3, cv::Scalar(10, 200, 90))));
+        const QStringList morph{QStringLiteral("open"), QStringLiteral("--length"), QStringLiteral("3"),
+                                path("colour.png"), path("q.png")};
+        const CliRun loud = runCli(morph);
+        QVERIFY2(loud.code == 0 && loud.err.contains(QStringLiteral("note: ")), qPrintable(loud.describe()));
+        const CliRun quiet = runCli(morph + QStringList{QStringLiteral("--quiet")});
+        QVERIFY2(quiet.code == 0 && quiet.err.isEmpty(), qPrintable(quiet.describe()));
+        const CliRun contours = runCli({QStringLiteral("contours"), QStringLiteral("--quiet"), QStringLiteral("--timings"),
+                                        QStringLiteral("--threshold"), QStringLiteral("50"), path("colour.png")});
+        QVERIFY2(contours.code == 0 && contours.err.isEmpty(), qPrintable(contours.describe()));
+        const CliRun failed = runCli({QStringLiteral("spectrum"), QStringLiteral("--quiet"), path("missing.png")});
+        QCOMPARE(failed.code, 1);
+        QCOMPARE(nonEmptyLines(failed.err).size(), 1);
+        for (const char* cmd : {"open", "sweep", "skew", "orientation", "spectrum", "contours", "bench"}) {
+            const CliRun help = runCli({QString::fromLatin1(cmd), QStringLiteral("--help")});
+            QVERIFY2(help.out.contains(QStringLiteral("--quiet")), cmd);
+        }
     }
 
     void skewOfRotatedPage() {

@@ -17,6 +17,7 @@
 #include "compute/sweep.h"
 
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
 #include <QLineSeries>
 #include <opencv2/imgcodecs.hpp>
@@ -449,6 +450,11 @@ private slots:
         for (int y = 0; y < result.height(); ++y)
             for (int x = 0; x < result.width(); ++x)
                 if (back.at<std::uint8_t>(y, x) != result.at(x, y)) QFAIL(qPrintable(QString("(%1, %2) differs").arg(x).arg(y)));
+        QFile written(path);  // with its recipe (app/io/export_recipe.h), uncompressed in an iTXt chunk
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray bytes = written.readAll();
+        QVERIFY2(bytes.contains("op=open\nangle=0\nlength=21\nlines=paths\nview=result\nsource=fingerprint"),
+                 bytes.right(300).constData());
         QVERIFY(!window_->writeView(dir.filePath("missing-folder/x.png"), &error));
         QVERIFY(!error.isEmpty());
     }
