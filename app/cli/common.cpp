@@ -81,12 +81,16 @@ OptionSpec imageMemoryOptionSpec() { return {"--max-image-memory", true}; }
 
 void imageMemoryFrom(const Args& args) {
     const auto text = args.value("--max-image-memory");
-    if (!text) return;
+    if (!text) {
+        io::limitDecoderPixelsToBudget();  // the command has one thread until it reads
+        return;
+    }
     const auto bytes = io::parseByteSize(*text);
     if (!bytes)
         throw UsageError("--max-image-memory must be a size such as 512M or 16G (K, M, G, T: powers of 1024), got '" +
                          *text + "'");
     io::setImageMemoryBudget(*bytes);
+    io::limitDecoderPixelsToBudget();
 }
 
 int threadsFrom(const Args& args) { return integerFrom(args, "--threads", 0, 0, 4096); }

@@ -4,6 +4,7 @@
 #include "app/gui/launch_options.h"
 #include "app/gui/opengl_check.h"
 #include "app/gui/window_screenshot.h"
+#include "app/io/memory_budget.h"
 #include "ui/main_window.h"
 
 #include <QApplication>
@@ -58,6 +59,8 @@ int fail(int status, const QString& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Before any thread exists: it sets an environment variable (images are decoded on workers).
+    linescope::io::limitDecoderPixelsToBudget();
     // The command line is read before any window system is touched, so that --help, --version
     // and mistakes answer on a machine without a display.
     linescope::gui::LaunchOptions launch;

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <cstdlib>
+#include <mutex>
 #include <new>
 #include <system_error>
 #include <sys/stat.h>
@@ -26,10 +27,12 @@ namespace {
 
 // Codec libraries (libpng, libtiff) print their own complaints on stderr. While one call
 // runs, fd 2 goes to a temporary file, so that a failure is reported as our one line
-// (with the codec's first line in it) and successes stay quiet.
+// (with the codec's first line in it) and successes stay quiet. fd 2 is the process's:
+// captures are taken one at a time (the app decodes on worker threads), or a second one
+// would save the first's temporary file as "stderr" and restore it for good.
 class StderrCapture {
 public:
-    StderrCapture() {
+    StderrCapture() : lock_(mutex()) {
         std::fflush(stderr);
         tmp_ = std::tmpfile();
         saved_ = ::dup(2);
@@ -55,6 +58,10 @@ public:
     }
 
 private:
+    static std::mutex& mutex() {
+        static std::mutex m;
+        return m;
+    }
     void restore() {
         if (saved_ >= 0) {
             std::fflush(stderr);
@@ -63,6 +70,7 @@ private:
             saved_ = -1;
         }
     }
+    std::unique_lock<std::mutex> lock_;
     std::FILE* tmp_ = nullptr;
     int saved_ = -1;
 };
@@ -128,16 +136,6 @@ void checkHeader(const std::string& path, const ImageHeader& h, const NoticeFn& 
     }
 }
 
-// OpenCV checks every decoder's header against OPENCV_IO_MAX_IMAGE_PIXELS, read once per
-// process: pointed at the budget, it guards the formats readImageHeader does not parse.
-void limitOpenCvPixels() {
-    static const bool once = [] {
-        ::setenv("OPENCV_IO_MAX_IMAGE_PIXELS", std::to_string(imageMemoryBudget()).c_str(), 0);
-        return true;
-    }();
-    (void)once;
-}
-
 std::string withCodecMessage(std::string message, const std::string& codec) {
     if (!codec.empty()) message += " (" + codec + ")";
     return message;
@@ -170,7 +168,6 @@ const char* defaultExtensionFor(int depth) { return depth == CV_32F ? "tiff" : "
 
 cv::Mat readImage(const std::string& path, const NoticeFn& notice) {
     quietOpenCvLogs();
-    limitOpenCvPixels();
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
     if (ec || !std::filesystem::exists(status)) throw IoError("cannot open '" + path + "': no such file");

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 namespace linescope::io {
 namespace {
@@ -35,6 +36,10 @@ std::uint64_t imageMemoryBudget() {
 }
 
 void setImageMemoryBudget(std::uint64_t bytes) { gBudget.store(bytes, std::memory_order_relaxed); }
+
+void limitDecoderPixelsToBudget() {
+    ::setenv("OPENCV_IO_MAX_IMAGE_PIXELS", std::to_string(imageMemoryBudget()).c_str(), 1);
+}
 
 std::optional<std::uint64_t> parseByteSize(const std::string& text) {
     std::uint64_t value = 0;

@@ -15,6 +15,12 @@ std::uint64_t imageMemoryBudget();
 // Sets the budget for this process (the command line's --max-image-memory); 0 = the default.
 void setImageMemoryBudget(std::uint64_t bytes);
 
+// Points OpenCV's own header check (OPENCV_IO_MAX_IMAGE_PIXELS, which it reads once per
+// process) at the budget, for the formats readImageHeader does not parse. It sets an
+// environment variable, which races with getenv on other threads: call it while the program
+// has one thread (the start of main, or the command line before its work), before any read.
+void limitDecoderPixelsToBudget();
+
 // "8G", "512M", "100000K", "123456" (bytes; K, M, G, T are powers of 1024, an optional
 // trailing B or iB is accepted); nothing for anything else, zero or beyond 2^60.
 std::optional<std::uint64_t> parseByteSize(const std::string& text);

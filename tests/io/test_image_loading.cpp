@@ -15,9 +15,11 @@
 
 #include <sys/stat.h>
 
+#include <atomic>
 #include <cstdint>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace linescope;
@@ -204,6 +206,32 @@ private slots:
         QCOMPARE(errorOf(path("pages.tiff"), &notices), std::string());
         QCOMPARE(notices.size(), std::size_t{1});
         QVERIFY2(contains(notices[0], "3 pages: using the first"), notices[0].c_str());
+    }
+
+    // The app decodes on worker threads: concurrent reads that make codecs complain (each
+    // captures fd 2 while it decodes) must leave fd 2 as it was, and each gets its own error.
+    void concurrentReadsKeepStderr() {
+        std::vector<unsigned char> png;
+        {
+            std::vector<uchar> bytes;
+            QVERIFY(cv::imencode(".png", cv::Mat(64, 64, CV_8UC1, cv::Scalar(9)), bytes));
+            bytes.resize(bytes.size() - 20);  // IDAT cut: libpng complains on stderr
+            png.assign(bytes.begin(), bytes.end());
+        }
+        writeBytes(path("cut.png"), png);
+        struct stat before {}, after {};
+        QCOMPARE(::fstat(2, &before), 0);
+        std::atomic<int> errors{0};
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 6; ++t)
+            threads.emplace_back([&] {
+                for (int i = 0; i < 25; ++i)
+                    if (!errorOf(path("cut.png")).empty()) ++errors;
+            });
+        for (auto& th : threads) th.join();
+        QCOMPARE(errors.load(), 6 * 25);
+        QCOMPARE(::fstat(2, &after), 0);
+        QVERIFY(before.st_dev == after.st_dev && before.st_ino == after.st_ino);
     }
 
     void byteSizes() {
