@@ -147,6 +147,10 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     recomputeButton_ = new QToolButton(this);
     recomputeButton_->setDefaultAction(recompute_);
     recomputeButton_->setVisible(false);
+    polarity_ = new QLabel(this);
+    polarity_->setObjectName("polarityWarning");
+    polarity_->setVisible(false);
+    statusBar()->addPermanentWidget(polarity_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
     statusBar()->addPermanentWidget(sweepStale_);
@@ -180,6 +184,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
             [this](const QString& line) { statusBar()->showMessage(line, 10000); });
     connect(session_.get(), &session::Session::imageOpened, this, &MainWindow::onImageOpened);
     connect(session_.get(), &session::Session::openFailed, this, [this](const QString& path, const QString& error) {
+        pendingTask_.reset();
         showError(tr("Cannot open image"), tr("%1 could not be opened:\n%2").arg(QDir::toNativeSeparators(path), error));
     });
     statusBar()->showMessage(session_->queue().lastBackendNotice().isEmpty()
@@ -406,6 +411,7 @@ void MainWindow::setOperator(MorphOp op) {
     session_->setOp(op);
     pushGpuParameters();
     updateSweepMark();
+    updatePolarityWarning();
 }
 
 void MainWindow::buildMenus() {
@@ -429,6 +435,7 @@ void MainWindow::buildMenus() {
 
     samplesMenu_ = menuBar()->addMenu(tr("&Samples"));
     fillSamplesMenu();
+    buildTaskMenu();
 
     QMenu* parameters = menuBar()->addMenu(tr("&Parameters"));
     QMenu* view = viewMenu_ = menuBar()->addMenu(tr("&View"));
@@ -458,7 +465,7 @@ void MainWindow::fillSamplesMenu() {
         options_.samplesDir.isEmpty() ? QStringList{} : dir.entryList({"*.png"}, QDir::Files, QDir::Name);
     for (const QString& name : names) {
         const QString path = dir.absoluteFilePath(name);
-        samplesMenu_->addAction(QFileInfo(name).completeBaseName(), this, [this, path] { openFile(path); });
+        samplesMenu_->addAction(QFileInfo(name).completeBaseName(), this, [this, path] { openSample(path); });
     }
     if (names.isEmpty()) samplesMenu_->addAction(tr("(no samples found)"))->setEnabled(false);
 }
@@ -501,6 +508,10 @@ void MainWindow::onImageOpened(const QString& path) {
                              .arg(session::widthOf(*img))
                              .arg(session::heightOf(*img)));
     setWindowTitle(tr("%1[*] — LineScope").arg(QFileInfo(path).fileName()));  // [*]: '*' once deskewed
+    imageIsLight_ = meanLevelIsLight(*img);
+    updatePolarityWarning();
+    if (pendingTask_ && QFileInfo(path) == QFileInfo(pendingTaskPath_)) applyTask(*pendingTask_);
+    pendingTask_.reset();
 }
 
 void MainWindow::showError(const QString& title, const QString& text) {

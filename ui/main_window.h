@@ -16,6 +16,7 @@
 
 #include "app/session/contour_source.h"
 #include "app/session/session.h"
+#include "ui/task_recipes.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -68,6 +69,9 @@ public:
     void setAngle(double degrees);      // 0…180, rounded to 0.1°
     void setLength(int length);         // 1…501
     void setOperator(MorphOp op);
+    // Applies the task's recipe (task_recipes.h) to the shown image: operator, λ, angle set,
+    // view, compare mode, blend, needles, glyph, docks and contours (main_window_tasks.cpp).
+    void applyTask(Task task);
 
     session::Session& session() { return *session_; }
     ViewportWidget* viewport() const { return viewport_; }
@@ -94,6 +98,9 @@ public:
     QMenu* viewMenu() const { return viewMenu_; }
     QAction* shortcutsAction() const { return shortcutsAction_; }
     QMenu* samplesMenu() const { return samplesMenu_; }
+    QMenu* taskMenu() const { return taskMenu_; }
+    // The status bar's warning while the operator does not fit the image's polarity.
+    QLabel* polarityLabel() const { return polarity_; }
     // The error dialog shown last, while it is open (nullptr otherwise).
     QMessageBox* errorDialog() const;
     QStringList recentFiles() const { return recent_; }
@@ -125,6 +132,9 @@ private:
     void updateSweepMark();           // the cancelled sweep's mark and Recompute
     void buildControls();
     void fillSamplesMenu();
+    void buildTaskMenu();
+    void openSample(const QString& path);  // opens it, then applies its task's recipe
+    void updatePolarityWarning();
     void rebuildRecentMenu();
     void addRecent(const QString& path);
     void showError(const QString& title, const QString& text);
@@ -180,6 +190,11 @@ private:
     mutable std::uint64_t planeCacheId_ = 0;
     mutable session::ContourSource planeCacheSource_ = session::ContourSource::Original;
     QMenu* samplesMenu_ = nullptr;
+    QMenu* taskMenu_ = nullptr;
+    QLabel* polarity_ = nullptr;
+    bool imageIsLight_ = false;       // the shown image's mean level (task_recipes.h)
+    QString pendingTaskPath_;         // a sample being opened, whose recipe follows it
+    std::optional<Task> pendingTask_;
     QMenu* recentMenu_ = nullptr;
     QPointer<QMessageBox> errorBox_;
     QStringList recent_;
