@@ -31,8 +31,19 @@ bool usesBandKernel(LineAlgorithm a) {
 
 AngleSet AngleSet::parse(const std::string& text) {
     const auto bad = [&](const std::string& why) {
-        return Error("bad angle range '" + text + "': " + why + " (expected start:stop:step, e.g. 0:180:1)");
+        return Error("bad angle range '" + text + "': " + why + " (expected N or start:stop:step, e.g. 180 or 0:180:1)");
     };
+    // A bare whole number N: N angles over the half turn. Strictly digits, no sign, no fraction.
+    if (text.find(':') == std::string::npos) {
+        int count = 0;
+        const char* end = text.data() + text.size();
+        const auto [stop, ec] = std::from_chars(text.data(), end, count);
+        const bool digits = !text.empty() && text[0] != '-' && stop == end;
+        if (!digits) throw bad("'" + text + "' is not a whole number of angles");
+        if (ec != std::errc() || count < 1 || count > kMaxSweepAngles)
+            throw bad("the angle count must be 1 to " + std::to_string(kMaxSweepAngles));
+        return overHalfTurn(count);
+    }
     double v[3];
     std::size_t pos = 0;
     for (int i = 0; i < 3; ++i) {

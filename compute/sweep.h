@@ -20,7 +20,8 @@ struct AngleSet {
     double angle(int k) const { return start + k * step; }
     // `count` angles evenly over 180°, from 0° (the "N angles" of the UI and the CLI).
     static AngleSet overHalfTurn(int count) { return AngleSet{0, 180.0 / count, count}; }
-    // "start:stop:step" with stop excluded, e.g. "0:180:1" or "-10:10.25:0.25"; throws Error.
+    // "N", a whole number 1 … kMaxSweepAngles, as overHalfTurn(N); or "start:stop:step" with stop
+    // excluded, e.g. "0:180:1" or "-10:10.25:0.25". Throws Error. The one spelling of the CLI and the GUI.
     static AngleSet parse(const std::string& text);
 };
 inline constexpr int kMaxSweepAngles = 720;

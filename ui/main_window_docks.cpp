@@ -9,6 +9,7 @@
 
 #include "app/io/contour_export.h"
 #include "app/io/deskew.h"
+#include "app/io/export_recipe.h"
 #include "app/io/image_io.h"
 #include "app/io/threshold.h"
 #include "app/session/any_image_mat.h"
@@ -209,8 +210,18 @@ void MainWindow::exportSpectrum(bool png) {
                                                       base + (png ? QStringLiteral(".png") : QStringLiteral(".csv")),
                                                       png ? tr("PNG (*.png)") : tr("CSV (*.csv)"));
     if (path.isEmpty()) return;
+    // The CSV carries how its spectrum was made, as the CLI's sweep spectrum.csv does: the
+    // sweep whose spectrum the panel shows (the latest one) and the image it was taken of.
+    io::ExportRecipe recipe;
+    recipe.source = QFileInfo(currentFile_).fileName().toStdString();
+    if (const auto snap = session_->latest(session::RequestKind::Sweep); snap && snap->ok()) {
+        const auto& p = std::get<session::SweepParams>(snap->request.params).sweep;
+        recipe.op = morphOpName(p.op);
+        recipe.length = p.length;
+        recipe.angles = io::angleSetText(p.angles);
+    }
     QString error;
-    const bool ok = png ? spectrum_->exportPng(path, &error) : spectrum_->exportCsv(path, &error);
+    const bool ok = png ? spectrum_->exportPng(path, &error) : spectrum_->exportCsv(path, &error, &recipe);
     if (!ok) showError(tr("Cannot export the spectrum"), error);
     else statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
 }

@@ -422,14 +422,14 @@ QPushButton* SpectrumPanel::undoDeskewButton() const { return skewBox_->undoButt
 QLineSeries* SpectrumPanel::mirrorSeries() const { return plots_[1].mirror; }
 QScatterSeries* SpectrumPanel::peakSeries() const { return plots_[0].peaks; }
 
-bool SpectrumPanel::exportCsv(const QString& path, QString* error) const {
+bool SpectrumPanel::exportCsv(const QString& path, QString* error, const io::ExportRecipe* recipe) const {
     if (!hasSpectrum()) {
         if (error) *error = tr("There is no spectrum to export yet.");
         return false;
     }
     try {
-        if (!exact_.empty()) io::writeSpectrumCsv(path.toStdString(), angles_, exact_);
-        else io::writeSpectrumCsv(path.toStdString(), angles_, values_);
+        if (!exact_.empty()) io::writeSpectrumCsv(path.toStdString(), angles_, exact_, recipe);
+        else io::writeSpectrumCsv(path.toStdString(), angles_, values_, recipe);
         return true;
     } catch (const std::exception& e) {
         if (error) *error = QString::fromStdString(e.what());

@@ -18,6 +18,10 @@
 #include <optional>
 #include <vector>
 
+namespace linescope::io {
+struct ExportRecipe;
+}
+
 class QCategoryAxis;
 class QChart;
 class QChartView;
@@ -90,9 +94,10 @@ public:
     void setUndoAvailable(bool available);     // Undo deskew offered or not
 
     // The spectrum as CSV ("index,angle,sum", app/io/spectrum_export.h: exact integers after the
-    // int64 setSpectrum). False with `error` set when there is no spectrum or the file cannot
-    // be written.
-    bool exportCsv(const QString& path, QString* error = nullptr) const;
+    // int64 setSpectrum), after the `recipe`'s "# key=value" lines when one is given (the
+    // window's: operator, λ, angle set, source file). False with `error` set when there is no
+    // spectrum or the file cannot be written.
+    bool exportCsv(const QString& path, QString* error = nullptr, const io::ExportRecipe* recipe = nullptr) const;
     // The visible chart view as PNG, at the view's size in device pixels. False with `error`
     // set when there is no spectrum or the file cannot be written.
     bool exportPng(const QString& path, QString* error = nullptr) const;

@@ -1,4 +1,4 @@
-// linescope-cli skew [--length L] [--angles a:b:s] [--bright-lines] [--deskew OUT] PAGE
+// linescope-cli skew [--length L] [--angles SET] [--bright-lines] [--deskew OUT] PAGE
 #include "app/cli/commands.h"
 #include "app/cli/common.h"
 #include "app/io/deskew.h"
@@ -38,7 +38,8 @@ constexpr const char* kHelp =
     "options:\n"
     "  --length L         the fine stage's segment length on the reduced page (default:\n"
     "                     three fifths of its width)\n"
-    "  --angles A:B:S     the coarse angles, stop excluded (default -10:10.5:0.5)\n"
+    "  --angles SET       the coarse angles: N angles over 180°, or start:stop:step (stop\n"
+    "                     excluded; default -10:10.5:0.5)\n"
     "  --refine-range R   degrees either side of the coarse angle (default 0.3; 0: no fine stage)\n"
     "  --refine-step S    the fine stage's step in degrees (default 0.05)\n"
     "  --reduction F      the reduction factor (default: width / 800, rounded, at least 1)\n"

@@ -1,4 +1,4 @@
-// linescope-cli spectrum [--op OP] [--length L] [--angles a:b:s] [--peaks N] IMAGE: the angular
+// linescope-cli spectrum [--op OP] [--length L] [--angles SET] [--peaks N] IMAGE: the angular
 // spectrum and its dominant orientations as JSON (texture analysis).
 #include "app/cli/commands.h"
 #include "app/cli/common.h"
@@ -30,8 +30,9 @@ constexpr const char* kHelp =
     "options:\n"
     "  --op OP            open (default), close, erode or dilate\n"
     "  --length L         the segment's length (default: a quarter of the image's smaller side)\n"
-    "  --angles A:B:S     the angles, stop excluded (default 0:180:1; a set spanning 180°\n"
-    "                     wraps around, so a peak may sit at its seam)\n"
+    "  --angles SET       N angles over 180°, or start:stop:step, stop excluded (default\n"
+    "                     0:180:1; a set spanning 180° wraps around, so a peak may sit\n"
+    "                     at its seam)\n"
     "  --peaks N          at most N peaks (default 4)\n"
     "  --min-prominence P peaks below P are left out (default 0.1)\n";
 // A note when OP does not suit the image's polarity: openings and erosions measure bright

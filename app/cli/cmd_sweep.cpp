@@ -1,4 +1,4 @@
-// linescope-cli sweep --length L --angles a:b:s IN --out-dir DIR
+// linescope-cli sweep --length L --angles SET IN --out-dir DIR
 #include "app/cli/commands.h"
 #include "app/cli/common.h"
 #include "app/io/export_recipe.h"
@@ -23,10 +23,10 @@ namespace linescope::cli {
 
 namespace {
 constexpr const char* kHelp =
-    "usage: linescope-cli sweep --length L [--angles START:STOP:STEP] [--op OP] IN --out-dir DIR\n"
+    "usage: linescope-cli sweep --length L [--angles SET] [--op OP] IN --out-dir DIR\n"
     "\n"
     "Applies OP (open, close, erode or dilate; default open) by a segment of L pixels at\n"
-    "every angle START, START+STEP, … below STOP (default 0:180:1, at most 720 angles) and\n"
+    "every angle of SET (default 0:180:1, at most 720 angles) and\n"
     "writes into DIR (created when missing):\n"
     "  supremum.EXT, infimum.EXT, strength.EXT  IN's pixel type (EXT: png for uint8/uint16,\n"
     "                                           tiff for float32)\n"
@@ -45,7 +45,8 @@ constexpr const char* kHelp =
     "\n"
     "options:\n"
     "  --length L         the segment's length in pixels, 1 … 1000000\n"
-    "  --angles A:B:S     the angles, stop excluded, e.g. -10:10.25:0.25\n"
+    "  --angles SET       N angles over 180°, or start:stop:step (stop excluded), e.g. 36\n"
+    "                     or -10:10.25:0.25\n"
     "  --op OP            open, close, erode or dilate\n"
     "  --out-dir DIR      the folder for the results (required)\n";
 

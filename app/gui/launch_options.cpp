@@ -65,15 +65,9 @@ std::optional<int> integerIn(const QString& text, const char* name, int lo, int 
     return v;
 }
 
-// "N" (N angles over 180°) or "start:stop:step", as linescope-cli sweep --angles.
+// "N" (N angles over 180°) or "start:stop:step": AngleSet::parse, as linescope-cli's --angles.
 std::optional<AngleSet> angleSetFrom(const QString& text, QString* error) {
-    bool isCount = false;
-    const int count = text.toInt(&isCount);
     try {
-        if (isCount) {
-            if (count < 1 || count > kMaxSweepAngles) throw Error("the angle count must be 1…" + std::to_string(kMaxSweepAngles));
-            return AngleSet::overHalfTurn(count);
-        }
         return AngleSet::parse(text.toStdString());
     } catch (const std::exception& e) {
         *error = QStringLiteral("--angles \"%1\": %2").arg(text, QString::fromStdString(e.what()));

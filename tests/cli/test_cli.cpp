@@ -434,6 +434,23 @@ private slots:
         }
     }
 
+    // "--angles 36" is AngleSet::overHalfTurn(36), the same set as 0:180:5: the same files, byte for byte.
+    void sweepAnglesByCount() {
+        QVERIFY(cv::imwrite(spath("count.png"), toMat(testImage<std::uint8_t>(23, 17, 2026))));
+        for (const char* set : {"36", "0:180:5"}) {
+            const CliRun r = runCli({QStringLiteral("sweep"), QStringLiteral("--length"), QStringLiteral("7"),
+                                     QStringLiteral("--angles"), QString::fromLatin1(set), QStringLiteral("--backend"),
+                                     QStringLiteral("cpu"), path("count.png"), QStringLiteral("--out-dir"),
+                                     path("count-") + QString::fromLatin1(set).replace(':', '_')});
+            QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        }
+        const QStringList files = filesIn(path("count-36"));
+        QCOMPARE(files, filesIn(path("count-0_180_5")));
+        QVERIFY(files.contains(QStringLiteral("spectrum.csv")));
+        for (const QString& f : files)
+            QVERIFY2(readFile(path("count-36/") + f) == readFile(path("count-0_180_5/") + f), qPrintable(f));
+    }
+
     void unknownCommandSuggestsTheNearest() {
         for (const auto& [typo, hint] : std::vector<std::pair<QString, QString>>{
                  {"opne", "open"}, {"spectra", "spectrum"}, {"sweeep", "sweep"}, {"contour", "contours"}}) {

@@ -249,6 +249,11 @@ private slots:
         QTest::newRow("one angle") << "37.5:38:1" << 37.5 << 1.0 << 1;
         QTest::newRow("0:1.1:0.1 (rounding)") << "0:1.1:0.1" << 0.0 << 0.1 << 11;
         QTest::newRow("0:0.3:0.1 (rounding)") << "0:0.3:0.1" << 0.0 << 0.1 << 3;
+        // A bare whole number N is overHalfTurn(N), the spelling the GUI's --angles shares.
+        QTest::newRow("90 angles") << "90" << 0.0 << 2.0 << 90;
+        QTest::newRow("1 angle") << "1" << 0.0 << 180.0 << 1;
+        QTest::newRow("720 angles") << "720" << 0.0 << 0.25 << 720;
+        QTest::newRow("7 angles") << "7" << 0.0 << 180.0 / 7 << 7;
     }
     void parseAngleSets() {
         QFETCH(QString, text);
@@ -264,7 +269,8 @@ private slots:
     void parseRejects_data() {
         QTest::addColumn<QString>("text");
         for (const char* t : {"0:180:0", "0:180:-1", "10:0:1", "5:5:1", "0:181:0.25", "0:721:1", "0:180:0.1", "", "abc",
-                              "0:180", "0:180:1:2", "0:x:1", "0:180:1x", "nan:180:1", "0:inf:1", ":180:1", "0::1"})
+                              "0:180", "0:180:1:2", "0:x:1", "0:180:1x", "nan:180:1", "0:inf:1", ":180:1", "0::1",
+                              "0", "721", "2.5", "-3", "+3", "90x", " 90", "90 ", "1e2", "99999999999"})
             QTest::newRow(*t ? t : "(empty)") << QString(t);
     }
     void parseRejects() {

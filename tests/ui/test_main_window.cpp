@@ -23,6 +23,8 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include <QAction>
+#include <QApplication>
+#include <QFileDialog>
 #include <QComboBox>
 #include <QDial>
 #include <QDoubleSpinBox>
@@ -286,6 +288,30 @@ private slots:
             QCOMPARE(p.x(), s.angles.angle(k));
             QCOMPARE(p.y(), s.spectrum[static_cast<std::size_t>(k)] / pixels);
         }
+        // File > Export Data > Spectrum as CSV carries the sweep's recipe (the dialog answered
+        // here: the proposed name, in a temporary folder).
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("music_sheet-spectrum.csv"));
+        QTimer answer;
+        QObject::connect(&answer, &QTimer::timeout, [&] {
+            if (auto* d = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+                d->setDirectory(dir.path());
+                QMetaObject::invokeMethod(d, "accept");
+            }
+        });
+        answer.start(50);
+        QAction* exportCsv = nullptr;
+        for (QAction* a : window_->findChildren<QAction*>())
+            if (a->text() == QStringLiteral("Spectrum as &CSV…")) exportCsv = a;
+        QVERIFY(exportCsv);
+        exportCsv->trigger();
+        answer.stop();
+        QFile written(csv);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray head = written.readAll().left(200);
+        QVERIFY2(head.startsWith("# op=open\n# length=31\n# angles=0:180:10\n# lines=paths\n# source=music_sheet.png\n"),
+                 head.constData());
+
         // The music sheet (made at +1.5°) is confident: an angle and Deskew.
         QTRY_VERIFY_WITH_TIMEOUT(panel->skewLabel()->text().startsWith(QStringLiteral("Skew +1.50°")), 60000);
         QVERIFY(panel->deskewButton()->isEnabled());

@@ -4,6 +4,7 @@
 #include "ui/spectrum_panel.h"
 
 #include "app/io/atomic_file.h"
+#include "app/io/export_recipe.h"
 #include "compute/spectrum_peaks.h"
 #include "compute/sweep.h"
 #include "ui/skew_box.h"
@@ -449,6 +450,29 @@ private slots:
                 }
             }
         }
+    }
+
+    // With the window's recipe, the CSV starts with its "# key=value" lines; without, it has none.
+    void csvCarriesTheRecipe() {
+        QTemporaryDir dir;
+        panel_->setSweep(session::AnySweep(u8_), QString());
+        io::ExportRecipe recipe;
+        recipe.op = "open";
+        recipe.length = 41;
+        recipe.angles = "0:180:5";
+        recipe.source = "page one.png";
+        QVERIFY(panel_->exportCsv(dir.filePath("r.csv"), nullptr, &recipe));
+        QFile file(dir.filePath("r.csv"));
+        QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QString text = QString::fromUtf8(file.readAll());
+        QVERIFY2(text.startsWith(QStringLiteral("# op=open\n# length=41\n# angles=0:180:5\n# lines=paths\n"
+                                                "# source=page one.png\n")),
+                 qPrintable(text.left(200)));
+        QVERIFY2(text.contains(QStringLiteral("\nindex,angle,sum\n0,0,")), qPrintable(text.left(300)));
+        QVERIFY(panel_->exportCsv(dir.filePath("plain.csv")));
+        QFile plain(dir.filePath("plain.csv"));
+        QVERIFY(plain.open(QIODevice::ReadOnly));
+        QVERIFY(plain.readAll().startsWith("index,angle,sum\n"));
     }
 
     void pngExport() {
