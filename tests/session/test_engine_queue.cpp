@@ -8,6 +8,7 @@
 #include "app/session/engine_queue.h"
 #include "app/session/session.h"
 #include "compute/faults/fault_injection.h"
+#include "tests/support/engine_gate.h"
 #include "tests/support/random_images.h"
 
 #include <QObject>
@@ -26,37 +27,7 @@ namespace {
 constexpr int kTimeoutMs = 120000;  // generous: CI has 2 cores and runs suites in parallel
 
 // Holds the engine thread at a checkpoint until released.
-class Gate {
-public:
-    // [engine thread] Blocks until release().
-    void hold() {
-        std::unique_lock lock(m_);
-        ++held_;
-        cv_.notify_all();
-        cv_.wait(lock, [&] { return open_; });
-    }
-    // [test thread] Waits until the engine thread is held (true) or the timeout passes.
-    bool waitHeld() {
-        std::unique_lock lock(m_);
-        return cv_.wait_for(lock, std::chrono::milliseconds(kTimeoutMs), [&] { return held_ > 0; });
-    }
-    bool isHeld() {
-        std::lock_guard lock(m_);
-        return held_ > 0 && !open_;
-    }
-    void release() {
-        std::lock_guard lock(m_);
-        open_ = true;
-        cv_.notify_all();
-    }
-    ~Gate() { release(); }
-
-private:
-    std::mutex m_;
-    std::condition_variable cv_;
-    int held_ = 0;
-    bool open_ = false;
-};
+using Gate = test::EngineGate;
 
 // Installs a hook that holds the engine once, at checkpoint `step` of the first request of `kind`.
 void holdAt(EngineQueue& q, Gate& gate, RequestKind kind, int step) {

@@ -6,6 +6,7 @@
 #include "ui/main_window.h"
 #include "ui/task_recipes.h"
 #include "ui/view_controls.h"
+#include "tests/ui/window_fixture.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -41,16 +42,7 @@ QAction* findAction(QMenu* menu, const QString& text) {
 class TestTaskRecipes : public QObject {
     Q_OBJECT
 private:
-    std::unique_ptr<MainWindow> makeWindow() {
-        MainWindow::Options options;
-        options.engine.engine.backend = Backend::Cpu;
-        options.samplesDir = QStringLiteral(LINESCOPE_SAMPLES_DIR);
-        options.useSettings = false;
-        options.preferGpu = false;
-        auto w = std::make_unique<MainWindow>(options);
-        w->resize(1200, 800);
-        return w;
-    }
+    std::unique_ptr<MainWindow> makeWindow() { return test::makeTestWindow(QStringLiteral(LINESCOPE_SAMPLES_DIR)); }
     static bool waitOpened(QSignalSpy& opened) {
         return QTest::qWaitFor([&] { return opened.size() == 1; }, kTimeoutMs);
     }

@@ -10,6 +10,8 @@
 #include "ui/main_window.h"
 #include "ui/view_controls.h"
 #include "ui/viewport_widget.h"
+#include "tests/support/engine_gate.h"
+#include "tests/ui/window_fixture.h"
 
 #include "compute/contours/contours.h"
 
@@ -48,30 +50,7 @@ namespace {
 constexpr int kTimeoutMs = 120000;  // CI has 2 cores and runs suites in parallel
 
 // Holds the engine thread at a checkpoint until released (as tests/session does).
-class Gate {
-public:
-    void hold() {
-        std::unique_lock lock(m_);
-        held_ = true;
-        cv_.notify_all();
-        cv_.wait(lock, [&] { return open_; });
-    }
-    bool waitHeld() {
-        std::unique_lock lock(m_);
-        return cv_.wait_for(lock, std::chrono::milliseconds(kTimeoutMs), [&] { return held_; });
-    }
-    void release() {
-        std::lock_guard lock(m_);
-        open_ = true;
-        cv_.notify_all();
-    }
-    ~Gate() { release(); }
-
-private:
-    std::mutex m_;
-    std::condition_variable cv_;
-    bool held_ = false, open_ = false;
-};
+using Gate = test::EngineGate;
 
 QString sample(const char* name) { return QStringLiteral(LINESCOPE_SAMPLES_DIR "/") + name + ".png"; }
 
@@ -81,14 +60,7 @@ class TestWindowControls : public QObject {
     Q_OBJECT
 private:
     std::unique_ptr<MainWindow> makeWindow(bool useSettings = false) {
-        MainWindow::Options options;
-        options.engine.engine.backend = Backend::Cpu;
-        options.samplesDir = QStringLiteral(LINESCOPE_SAMPLES_DIR);
-        options.useSettings = useSettings;
-        options.preferGpu = false;
-        auto w = std::make_unique<MainWindow>(options);
-        w->resize(1200, 800);
-        return w;
+        return test::makeTestWindow(QStringLiteral(LINESCOPE_SAMPLES_DIR), useSettings);
     }
     bool showWithGl(MainWindow& w) {
         w.show();
