@@ -1,5 +1,8 @@
 #include "ui/task_recipes.h"
 
+#include "app/io/image_io.h"
+#include "app/io/image_polarity.h"
+
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -82,19 +85,10 @@ std::optional<Task> taskForSample(const QString& baseName) {
 bool meanLevelIsLight(const session::AnyImage& image) {
     return std::visit(
         [](const auto& img) {
-            double lo = std::numeric_limits<double>::infinity(), hi = -lo, sum = 0;
-            std::size_t n = 0;
-            const auto* p = img.data();
-            const std::size_t count = static_cast<std::size_t>(img.width()) * static_cast<std::size_t>(img.height());
-            for (std::size_t i = 0; i < count; ++i) {
-                const double v = static_cast<double>(p[i]);
-                if (!std::isfinite(v)) continue;  // float images may hold NaN or ±inf
-                lo = std::min(lo, v);
-                hi = std::max(hi, v);
-                sum += v;
-                ++n;
-            }
-            return n > 0 && sum / static_cast<double>(n) > (lo + hi) / 2;
+            using T = std::remove_cvref_t<decltype(*img.data())>;
+            // A header over the packed pixels, not a copy: this runs on the UI thread at open.
+            const cv::Mat view(img.height(), img.width(), CV_MAKETYPE(io::cvDepthOf<T>(), 1), const_cast<T*>(img.data()));
+            return io::meanLevelIsLight(view).value_or(false);
         },
         image);
 }

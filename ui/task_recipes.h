@@ -47,7 +47,7 @@ TaskRecipe recipeFor(Task task, int width, int height, bool meanLevelIsLight);
 // The task a sample is for, from its base name ("music_sheet", "task_fingerprint_whorl" …).
 std::optional<Task> taskForSample(const QString& baseName);
 
-// Whether the image's mean lies above the middle of its range (min…max): light paper.
+// Whether the image is light paper (io::meanLevelIsLight; false for a flat image).
 bool meanLevelIsLight(const session::AnyImage& image);
 
 // The operator that keeps the lines of an image of that polarity: closing for dark lines on

@@ -3,6 +3,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/common.h"
 #include "app/io/image_io.h"
+#include "app/io/image_polarity.h"
 #include "app/io/json_writer.h"
 
 #include "compute/spectrum_peaks.h"
@@ -10,6 +11,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace linescope::cli {
@@ -36,14 +38,11 @@ constexpr const char* kHelp =
     "  --peaks N          at most N peaks (default 4)\n"
     "  --min-prominence P peaks below P are left out (default 0.1)\n";
 // A note when OP does not suit the image's polarity: openings and erosions measure bright
-// lines, closings and dilations dark ones. The mean against the middle of the range (the
-// type's for integers, the image's own for float32) tells which is the background.
+// lines, closings and dilations dark ones (io::meanLevelIsLight tells the background).
 void notePolarity(const cv::Mat& image, MorphOp op) {
-    double lo = 0, hi = 0;
-    cv::minMaxLoc(image, &lo, &hi);
-    if (lo == hi) return;  // a flat image has no lines either way
-    const double middle = image.depth() == CV_8U ? 127.5 : image.depth() == CV_16U ? 32767.5 : (lo + hi) / 2;
-    const bool light = cv::mean(image)[0] > middle;
+    const std::optional<bool> lightGround = io::meanLevelIsLight(image);
+    if (!lightGround) return;  // a flat image has no lines either way
+    const bool light = *lightGround;
     const bool bright = op == MorphOp::Open || op == MorphOp::Erode;
     if (light && bright)
         notice(std::string("the lines look dark on a light background: --op close suits them (--op ") +
