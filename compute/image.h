@@ -34,6 +34,17 @@ constexpr PixelType pixelTypeOf() {
 
 const char* pixelTypeName(PixelType t);
 
+// f(T{}) for the pixel type's T: one place that turns a runtime type into a template argument.
+template <class F>
+decltype(auto) visitPixelType(PixelType t, F&& f) {
+    switch (t) {
+    case PixelType::U16: return f(std::uint16_t{});
+    case PixelType::F32: return f(float{});
+    case PixelType::U8: break;
+    }
+    return f(std::uint8_t{});
+}
+
 // A non-owning 2-D view; stride is in elements (not bytes) and may exceed width.
 template <class T>
 struct ImageView {

@@ -11,6 +11,7 @@
 #include "app/io/export_recipe.h"
 #include "app/io/image_io.h"
 #include "app/session/any_image_mat.h"
+#include "app/session/planes.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -206,8 +207,9 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     viewControls_->setGpuAvailable(gpu || (options_.preferGpu && why.isEmpty()), why);
     if (options_.useSettings) loadSettings();
     viewControls_->setGpuChecked(gpu && (!options_.useSettings || QSettings().value("gpu", true).toBool()));
+    session_->setDeviceResident(viewport_->gpuPath());
     updateLiveViews();
-    pushGpuParameters();
+    viewport_->setGlyph(session_->parameters().angle, session_->parameters().length);
     updateOverlayInfo();
 }
 
@@ -315,7 +317,6 @@ void MainWindow::buildControls() {
     connect(viewControls_, &ViewControls::compareModeChanged, viewport_, &ViewportWidget::setCompareMode);
     connect(viewControls_, &ViewControls::angleSetChanged, this, [this](const AngleSet& a) {
         session_->setAngleSet(a);
-        pushGpuParameters();
         updateSweepMark();
     });
     connect(viewControls_, &ViewControls::orientationChanged, this, [this](bool blend, double amount, int step) {
@@ -329,7 +330,8 @@ void MainWindow::buildControls() {
             viewControls_->setGpuAvailable(false, why);
             statusBar()->showMessage(tr("GPU drawing is not available: %1").arg(why), 10000);
         }
-        pushGpuParameters();
+        // One pipeline: with the GPU path the session's engine keeps its planes on the device.
+        session_->setDeviceResident(viewport_->gpuPath());
         updateOverlayInfo();
     });
     session_->setAngleSet(viewControls_->angleSet());
@@ -368,15 +370,6 @@ void MainWindow::updateLiveViews() {
     updateSweepMark();  // a sweep view turned live again submits the cancelled sweep
 }
 
-void MainWindow::pushGpuParameters() {
-    const auto& p = session_->parameters();
-    const auto sweep = session_->requestFor(session::RequestKind::Sweep);
-    SweepRequest req{p.op == MorphOp::TopHat ? MorphOp::Open : p.op, p.length, p.angles};
-    if (sweep) req = std::get<session::SweepParams>(sweep->params).sweep;
-    viewport_->setGpuParameters(p.op, LineParams{p.angle, p.length}, req);
-    viewport_->setGlyph(p.angle, p.length);
-}
-
 void MainWindow::setAngle(double degrees) {
     const int units = angleUnits(degrees);
     {
@@ -387,7 +380,7 @@ void MainWindow::setAngle(double degrees) {
     }
     session_->setAngle(units / 10.0);
     if (spectrum_) spectrum_->setCurrentAngle(units / 10.0);
-    pushGpuParameters();
+    viewport_->setGlyph(units / 10.0, session_->parameters().length);
     updateSweepMark();
 }
 
@@ -399,7 +392,7 @@ void MainWindow::setLength(int length) {
         lengthSpin_->setValue(length);
     }
     session_->setLength(length);
-    pushGpuParameters();
+    viewport_->setGlyph(session_->parameters().angle, length);
     updateSweepMark();
 }
 
@@ -409,7 +402,6 @@ void MainWindow::setOperator(MorphOp op) {
         opCombo_->setCurrentIndex(opCombo_->findData(static_cast<int>(op)));
     }
     session_->setOp(op);
-    pushGpuParameters();
     updateSweepMark();
     updatePolarityWarning();
 }
@@ -575,12 +567,15 @@ bool MainWindow::writeView(const QString& path, QString* error) const {
         cv::Mat out;
         if (v == ViewKind::Original || v == ViewKind::Result) {
             const auto img = v == ViewKind::Original ? session_->image()
-                                                     : (viewport_->snapshot() ? viewport_->snapshot()->result : nullptr);
+                                                     : (viewport_->snapshot() ? session::hostResult(*viewport_->snapshot()) : nullptr);
             if (!img) throw io::IoError("there is no " + std::string(v == ViewKind::Original ? "image" : "result") + " yet");
             out = session::matOf(*img);
         } else {
             const auto snap = viewport_->sweepSnapshot();
-            if (!snap) throw io::IoError("the sweep has not finished yet");
+            // An export is the one consumer that needs the whole planes on the host (GPU
+            // mode downloads them here, once).
+            const auto sweep = snap ? session::hostSweep(*snap) : nullptr;
+            if (!sweep) throw io::IoError("the sweep has not finished yet");
             out = std::visit([&](const auto& s) -> cv::Mat {
                 switch (v) {
                 case ViewKind::Supremum: return io::matOf(s.sup);
@@ -592,7 +587,7 @@ bool MainWindow::writeView(const QString& path, QString* error) const {
                 cv::Mat bgr;  // imwrite wants BGR
                 cv::cvtColor(cv::Mat(rgb.height, rgb.width, CV_8UC3, rgb.rgb.data()), bgr, cv::COLOR_RGB2BGR);
                 return bgr;
-            }, *snap->sweep);
+            }, *sweep);
         }
         io::requireWritable(path.toStdString(), out.depth(), out.channels());
         io::writeImage(path.toStdString(), out,

@@ -18,6 +18,8 @@
 #include "app/session/session.h"
 #include "ui/task_recipes.h"
 
+#include <opencv2/core/mat.hpp>
+
 #include <QMainWindow>
 #include <QPointer>
 #include <QString>
@@ -143,14 +145,16 @@ private:
     void openDialog();
     void exportView();
     void updateLiveViews();
-    void pushGpuParameters();
     void updateOverlayInfo();
     // The spectrum and contour docks (main_window_docks.cpp).
     void buildDocks();
     void buildExportMenu(QMenu* file);
     void onDockSnapshot(session::RequestKind kind, const session::SnapshotPtr& snapshot);
-    std::shared_ptr<const session::AnyImage> contourSourceImage() const;
-    void refreshContourSource();
+    // The contour source's pixels on the host (Otsu), kept alive by *keepAlive; empty when
+    // the source's snapshot has not come yet.
+    cv::Mat contourSourceMat(session::SnapshotPtr* keepAlive) const;
+    void refreshContourRange();   // the threshold control's range from the source plane
+    void refreshContourSource();  // the range, and the session's source
     void deskew(double skewAngle);
     void undoDeskew();
     bool isLive(session::RequestKind kind) const;
@@ -185,10 +189,6 @@ private:
     ContourPanel* contourPanel_ = nullptr;
     QDockWidget* spectrumDock_ = nullptr;
     QDockWidget* contourDock_ = nullptr;
-    // The contour source's pixels when it is a sweep plane, kept per sweep snapshot.
-    mutable std::shared_ptr<const session::AnyImage> planeCache_;
-    mutable std::uint64_t planeCacheId_ = 0;
-    mutable session::ContourSource planeCacheSource_ = session::ContourSource::Original;
     QMenu* samplesMenu_ = nullptr;
     QMenu* taskMenu_ = nullptr;
     QLabel* polarity_ = nullptr;

@@ -2,6 +2,8 @@
 // snapshots, and their exports. (The window's controls and file handling: main_window.cpp.)
 #include "ui/contour_panel.h"
 #include "ui/main_window.h"
+
+#include "app/session/planes.h"
 #include "ui/spectrum_panel.h"
 #include "ui/view_controls.h"
 #include "ui/viewport_widget.h"
@@ -80,10 +82,11 @@ void MainWindow::buildDocks() {
         updateLiveViews();
     });
     connect(contourPanel_, &ContourPanel::otsuRequested, this, [this] {
-        const auto img = contourSourceImage();
-        if (!img) return;
+        session::SnapshotPtr keep;
+        const cv::Mat img = contourSourceMat(&keep);
+        if (img.empty()) return;
         try {
-            contourPanel_->setThreshold(io::otsuThreshold(session::matOf(*img)));
+            contourPanel_->setThreshold(io::otsuThreshold(img));
         } catch (const std::exception& e) {
             statusBar()->showMessage(tr("Otsu: %1").arg(QString::fromStdString(e.what())), 10000);
         }
@@ -93,7 +96,6 @@ void MainWindow::buildDocks() {
         // The list and the drawing belong to the previous image: new ones come if shown.
         contourPanel_->setContours(nullptr);
         viewport_->setContours(nullptr);
-        planeCache_.reset();
         refreshContourSource();
     });
 }
@@ -107,42 +109,57 @@ void MainWindow::buildExportMenu(QMenu* file) {
     ex->addAction(tr("Contours as &SVG…"), this, [this] { exportContours(true); });
 }
 
-std::shared_ptr<const session::AnyImage> MainWindow::contourSourceImage() const {
+cv::Mat MainWindow::contourSourceMat(session::SnapshotPtr* keepAlive) const {
     using session::ContourSource;
     const ContourSource source = contourPanel_->source();
-    switch (source) {
-    case ContourSource::Original: return session_->image();
-    case ContourSource::Result: {
-        const auto snap = session_->latest(session::RequestKind::Result);
-        return snap && snap->ok() && snap->request.image == session_->image() ? snap->result : nullptr;
+    if (source == ContourSource::Original) {
+        const auto img = session_->image();
+        if (keepAlive) *keepAlive = nullptr;
+        return img ? session::matOf(*img) : cv::Mat();
     }
-    default: break;
+    const auto snap = session_->latest(source == ContourSource::Result ? session::RequestKind::Result
+                                                                       : session::RequestKind::Sweep);
+    if (!snap || !snap->ok() || snap->request.image != session_->image()) return {};
+    if (keepAlive) *keepAlive = snap;
+    // A header over the snapshot's host pixels (downloaded once in GPU mode: Otsu needs them all).
+    if (source == ContourSource::Result) {
+        const auto r = session::hostResult(*snap);
+        return r ? session::matOf(*r) : cv::Mat();
     }
-    const auto snap = session_->latest(session::RequestKind::Sweep);
-    if (!snap || !snap->ok() || snap->request.image != session_->image()) return nullptr;
-    if (planeCache_ && planeCacheId_ == snap->id && planeCacheSource_ == source) return planeCache_;
-    // The engine's planes live in the sweep result: one copy per sweep and source.
-    planeCache_ = std::visit([&](const auto& s) -> std::shared_ptr<const session::AnyImage> {
-        const auto& plane = source == ContourSource::Supremum ? s.sup : source == ContourSource::Infimum ? s.inf : s.strength;
-        using Plane = std::decay_t<decltype(plane)>;
-        return std::make_shared<const session::AnyImage>(Plane::copyOf(plane.cview()));
-    }, *snap->sweep);
-    planeCacheId_ = snap->id;
-    planeCacheSource_ = source;
-    return planeCache_;
+    const auto sw = session::hostSweep(*snap);
+    if (!sw) return {};
+    return std::visit([&](const auto& s) {
+        return io::matOf(source == ContourSource::Supremum ? s.sup : source == ContourSource::Infimum ? s.inf : s.strength);
+    }, *sw);
+}
+
+void MainWindow::refreshContourRange() {
+    using session::ContourSource;
+    const ContourSource source = contourPanel_->source();
+    try {
+        if (source == ContourSource::Original) {
+            const auto img = session_->image();
+            if (!img) return;
+            const io::ThresholdRange r = io::thresholdRange(session::matOf(*img));
+            contourPanel_->setRange(r.min, r.max, r.integer);
+            return;
+        }
+        const auto snap = session_->latest(source == ContourSource::Result ? session::RequestKind::Result
+                                                                           : session::RequestKind::Sweep);
+        if (!snap || !snap->ok() || snap->request.image != session_->image()) return;  // refreshed when it comes
+        double lo = 0, hi = 0;
+        if (!session::rangeOf(*snap, source, &lo, &hi)) return;
+        const bool integer = std::visit([](const auto& img) { return !std::is_floating_point_v<std::remove_cvref_t<decltype(*img.data())>>; },
+                                        *session_->image());
+        contourPanel_->setRange(lo, hi, integer);
+    } catch (const std::exception& e) {
+        contourPanel_->setError(QString::fromStdString(e.what()));
+    }
 }
 
 void MainWindow::refreshContourSource() {
-    const auto img = contourSourceImage();
-    if (!img) return;  // a result or sweep still to come: refreshed when it arrives
-    try {
-        const io::ThresholdRange r = io::thresholdRange(session::matOf(*img));
-        contourPanel_->setRange(r.min, r.max, r.integer);
-    } catch (const std::exception& e) {
-        contourPanel_->setError(QString::fromStdString(e.what()));
-        return;
-    }
-    session_->setContourImage(contourPanel_->source() == session::ContourSource::Original ? nullptr : img);
+    refreshContourRange();
+    session_->setContourSource(contourPanel_->source());
 }
 
 void MainWindow::onDockSnapshot(session::RequestKind kind, const session::SnapshotPtr& snapshot) {
@@ -150,17 +167,17 @@ void MainWindow::onDockSnapshot(session::RequestKind kind, const session::Snapsh
     using session::RequestKind;
     switch (kind) {
     case RequestKind::Result:
-        if (contourPanel_->source() == ContourSource::Result && isLive(RequestKind::Contours)) refreshContourSource();
+        if (contourPanel_->source() == ContourSource::Result && isLive(RequestKind::Contours)) refreshContourRange();
         return;
     case RequestKind::Sweep: {
         const auto& req = std::get<session::SweepParams>(snapshot->request.params).sweep;
-        spectrum_->setSweep(*snapshot->sweep, tr("Σ of %1 by λ = %2 over %3 angles")
+        spectrum_->setSweep(*snapshot->spectrum, tr("Σ of %1 by λ = %2 over %3 angles")
                                                   .arg(QString::fromLatin1(morphOpName(req.op)))
                                                   .arg(req.length)
                                                   .arg(req.angles.count));
         spectrum_->setCurrentAngle(session_->parameters().angle);
         const ContourSource s = contourPanel_->source();
-        if (s != ContourSource::Original && s != ContourSource::Result) refreshContourSource();
+        if (s != ContourSource::Original && s != ContourSource::Result) refreshContourRange();
         return;
     }
     case RequestKind::Contours:

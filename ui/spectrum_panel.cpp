@@ -219,15 +219,10 @@ void SpectrumPanel::setSpectrum(const AngleSet& angles, const std::vector<std::i
     if (hasSpectrum()) exact_ = sums;
 }
 
-void SpectrumPanel::setSweep(const session::AnySweep& sweep, const QString& caption) {
-    std::visit(
-        [&](const auto& r) {
-            const Scale scale{static_cast<long long>(r.sup.width()) * r.sup.height(),
-                              r.op == MorphOp::Close || r.op == MorphOp::Dilate};
-            if (!r.spectrumExact.empty()) setSpectrum(r.angles, r.spectrumExact, caption, scale);
-            else setSpectrum(r.angles, r.spectrum, caption, scale);
-        },
-        sweep);
+void SpectrumPanel::setSweep(const session::SweepSpectrum& sweep, const QString& caption) {
+    const Scale scale{sweep.pixels, sweep.op == MorphOp::Close || sweep.op == MorphOp::Dilate};
+    if (!sweep.exact.empty()) setSpectrum(sweep.angles, sweep.exact, caption, scale);
+    else setSpectrum(sweep.angles, sweep.values, caption, scale);
 }
 
 void SpectrumPanel::clearSpectrum(const QString& message) {

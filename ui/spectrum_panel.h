@@ -73,7 +73,7 @@ public:
                      Scale scale = {});
     // A Sweep snapshot's spectrum: exact sums for integer images, doubles for float32; plotted
     // per pixel of the sweep's image, its peaks the maxima (openings, erosions) or minima.
-    void setSweep(const session::AnySweep& sweep, const QString& caption);
+    void setSweep(const session::SweepSpectrum& sweep, const QString& caption);
     // Back to the placeholder (`message`, or the default "no spectrum yet" text).
     void clearSpectrum(const QString& message = {});
     bool hasSpectrum() const { return !values_.empty(); }

@@ -3,6 +3,8 @@
 #include "compute/line_geometry.h"
 #include "render/orientation_needles.h"
 #include "render/gpu_views.h"
+#include "app/session/device_planes.h"
+#include "app/session/planes.h"
 
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -235,20 +237,22 @@ void ViewportWidget::setOriginal(std::shared_ptr<const session::AnyImage> image)
     original_ = std::move(image);
     if (original_) viewSizeChanged(session::widthOf(*original_), session::heightOf(*original_));
     secondaryStale_ = primaryStale_ = true;
-    gpuSourceStale_ = gpuViewStale_ = true;
+    gpuViewStale_ = true;
     updateGlyph();
     update();
 }
 
 void ViewportWidget::showSnapshot(session::SnapshotPtr snapshot) {
     if (!snapshot || !snapshot->ok()) return;
-    if (snapshot->kind() == session::RequestKind::Result && snapshot->result) {
-        viewSizeChanged(session::widthOf(*snapshot->result), session::heightOf(*snapshot->result));
+    const bool planes = snapshot->result || snapshot->sweep || snapshot->device;
+    if (snapshot->kind() == session::RequestKind::Result && planes) {
+        const auto& img = *snapshot->request.image;  // a result has its image's size
+        viewSizeChanged(session::widthOf(img), session::heightOf(img));
         result_ = std::move(snapshot);
-        if (view_ == ViewKind::Result) primaryStale_ = true;
-    } else if (snapshot->kind() == session::RequestKind::Sweep && snapshot->sweep) {
+        if (view_ == ViewKind::Result) primaryStale_ = gpuViewStale_ = true;
+    } else if (snapshot->kind() == session::RequestKind::Sweep && planes) {
         sweep_ = std::move(snapshot);
-        if (view_ != ViewKind::Original && view_ != ViewKind::Result) primaryStale_ = true;
+        if (view_ != ViewKind::Original && view_ != ViewKind::Result) primaryStale_ = gpuViewStale_ = true;
         needlesStale_ = true;
     } else {
         return;
@@ -312,19 +316,9 @@ bool ViewportWidget::setGpuPath(bool on, QString* why) {
     }
     if (on == gpuOn_) return on;
     gpuOn_ = on;
-    gpuSourceStale_ = gpuViewStale_ = primaryStale_ = true;
+    gpuViewStale_ = primaryStale_ = true;
     update();
     return on;
-}
-
-void ViewportWidget::setGpuParameters(MorphOp op, const LineParams& line, const SweepRequest& sweep) {
-    gpuOp_ = op;
-    gpuLine_ = line;
-    gpuSweep_ = sweep;
-    if (gpuOn_) {
-        gpuViewStale_ = true;
-        update();
-    }
 }
 
 // --- pan and zoom ---------------------------------------------------------------------
@@ -389,13 +383,16 @@ void ViewportWidget::uploadPrimary() {
         return;
     case ViewKind::Result:
         if (result_) {
-            uploadGrey(primary_, *result_->result);
+            // GPU-mode planes come down only when interop cannot write them (drawGpuView).
+            if (const auto r = session::hostResult(*result_)) uploadGrey(primary_, *r);
             shownResultId_ = result_->id;
         }
         return;
     default: break;
     }
     if (!sweep_) return;
+    const auto sweep = session::hostSweep(*sweep_);
+    if (!sweep) return;
     shownSweepId_ = sweep_->id;
     std::visit([&](const auto& s) {
         switch (view_) {
@@ -409,7 +406,7 @@ void ViewportWidget::uploadPrimary() {
         if (over) uploadGrey(primary_, *original_);
         primary_.setOrientationBlend(blendAmount_);
         primary_.setColourMap(over ? render::ColourMap::OrientationOverImage : render::ColourMap::Orientation);
-    }, *sweep_->sweep);
+    }, *sweep);
 }
 
 void ViewportWidget::uploadSecondary() {
@@ -421,35 +418,52 @@ void ViewportWidget::uploadSecondary() {
 
 bool ViewportWidget::drawGpuView() {
 #if defined(LINESCOPE_HAVE_CUDA)
-    if (!gpu_ || !original_ || view_ == ViewKind::Original) return false;
+    // GPU mode: the session's engine computed the view once, on the device; kernels write
+    // its planes into the textures. Host snapshots (the CPU path) are uploaded instead.
+    if (!gpu_ || view_ == ViewKind::Original) return false;
+    const session::SnapshotPtr& shown = view_ == ViewKind::Result ? result_ : sweep_;
+    if (!shown || !shown->device) return false;
+    if (!gpuViewStale_) return true;
     try {
-        if (gpuSourceStale_) {
-            std::visit([&](const auto& im) { gpu_->setSource(im.cview()); }, *original_);
-            gpuSourceStale_ = false;
-            gpuViewStale_ = true;
-        }
-        if (!gpuViewStale_) return true;
+        const session::DevicePlanes& d = *shown->device;
         primary_.setColourMap(render::ColourMap::Grey);
         switch (view_) {
-        case ViewKind::Result: gpu_->showResult(primary_, gpuOp_, gpuLine_); break;
-        case ViewKind::Supremum: gpu_->showSweep(primary_, gpuSweep_, render::SweepPlane::Supremum); break;
-        case ViewKind::Infimum: gpu_->showSweep(primary_, gpuSweep_, render::SweepPlane::Infimum); break;
-        case ViewKind::Strength: gpu_->showSweep(primary_, gpuSweep_, render::SweepPlane::Strength); break;
-        case ViewKind::Orientation:
-            if (blend_) gpu_->showSource(primary_);
-            gpu_->showSweep(primary_, gpuSweep_, render::SweepPlane::Orientation);
-            primary_.setOrientationBlend(blendAmount_);
-            primary_.setColourMap(blend_ ? render::ColourMap::OrientationOverImage : render::ColourMap::Orientation);
+        case ViewKind::Result:
+            if (!d.result) return false;
+            gpu_->showPlane(primary_, *d.result, shown);
+            shownResultId_ = shown->id;
             break;
-        case ViewKind::Original: break;
+        case ViewKind::Supremum:
+        case ViewKind::Infimum:
+        case ViewKind::Strength:
+            if (!d.sweep) return false;
+            gpu_->showPlane(primary_,
+                            view_ == ViewKind::Supremum  ? *d.sweep->sup
+                            : view_ == ViewKind::Infimum ? *d.sweep->inf
+                                                         : *d.sweep->strength,
+                            shown);
+            shownSweepId_ = shown->id;
+            break;
+        case ViewKind::Orientation:
+            if (!d.sweep) return false;
+            // The image under the colours: the original, uploaded once per image (not per frame).
+            if (blend_ && original_ && primaryStale_) uploadGrey(primary_, *original_);
+            gpu_->showOrientation(primary_, *d.sweep, shown);
+            primary_.setOrientationBlend(blendAmount_);
+            primary_.setColourMap(blend_ && original_ ? render::ColourMap::OrientationOverImage
+                                                      : render::ColourMap::Orientation);
+            shownSweepId_ = shown->id;
+            break;
+        case ViewKind::Original: return false;
         }
-        gpuViewStale_ = false;
+        gpuViewStale_ = primaryStale_ = false;
         return true;
     } catch (const std::exception& e) {
-        // A failing GPU: say so and go on with the CPU path (the snapshots).
+        // Interop failed (an OpenGL that is not NVIDIA's, say): the planes come down instead.
         gpuOn_ = false;
         primaryStale_ = true;
-        fail(tr("the GPU view failed (%1); showing the CPU results").arg(QString::fromStdString(e.what())));
+        fail(tr("CUDA-OpenGL interop failed (%1); the views are copied through the host")
+                 .arg(QString::fromStdString(e.what())));
         return false;
     }
 #else
@@ -459,7 +473,9 @@ bool ViewportWidget::drawGpuView() {
 
 void ViewportWidget::updateNeedles() {
     needlesStale_ = false;
-    if (view_ != ViewKind::Orientation || needleStep_ < 2 || !sweep_) {
+    // GPU mode: the needles need the whole argmax and strength planes on the host (once a sweep).
+    const auto sweep = view_ == ViewKind::Orientation && needleStep_ >= 2 && sweep_ ? session::hostSweep(*sweep_) : nullptr;
+    if (!sweep) {
         primary_.clearNeedles();
         return;
     }
@@ -469,7 +485,7 @@ void ViewportWidget::updateNeedles() {
         primary_.setNeedles(render::orientationNeedles(
             s.strength.width(), s.strength.height(), [&](int x, int y) { return s.orientation(x, y); },
             [&](int x, int y) { return static_cast<double>(s.strength.at(x, y)); }, maxStrength, needleStep_));
-    }, *sweep_->sweep);
+    }, *sweep);
 }
 
 void ViewportWidget::updateGlyph() {
@@ -489,15 +505,14 @@ void ViewportWidget::updateProbe(QPointF logical) {
     p.y = transform_.pixelY(logical.y() * devicePixelRatioF());
     p.inside = p.x >= 0 && p.y >= 0 && p.x < imageW_ && p.y < imageH_;
     p.value = original_ ? pixelAt(*original_, p.x, p.y) : kNaN;
-    p.result = result_ ? pixelAt(*result_->result, p.x, p.y) : kNaN;
+    // A few pixels read where the planes are (on the device in GPU mode), never the planes.
+    p.result = result_ ? session::pixelOf(*result_, session::ContourSource::Result, p.x, p.y) : kNaN;
     p.supremum = p.orientation = p.strength = kNaN;
     if (sweep_ && p.inside) {
-        std::visit([&](const auto& s) {
-            if (p.x >= s.sup.width() || p.y >= s.sup.height()) return;
-            p.supremum = static_cast<double>(s.sup.at(p.x, p.y));
-            p.strength = static_cast<double>(s.strength.at(p.x, p.y));
-            p.orientation = normalizeAngle(s.orientation(p.x, p.y));
-        }, *sweep_->sweep);
+        p.supremum = session::pixelOf(*sweep_, session::ContourSource::Supremum, p.x, p.y);
+        p.strength = session::pixelOf(*sweep_, session::ContourSource::Strength, p.x, p.y);
+        const double a = session::orientationOf(*sweep_, p.x, p.y);
+        p.orientation = std::isnan(a) ? kNaN : normalizeAngle(a);
     }
     probe_ = p;
     emit probeChanged(probe_);

@@ -2,10 +2,10 @@
 // It shows one view — the original, the result, or a plane of the sweep (supremum, infimum,
 // strength, orientation map) — alone, side by side with the original, or split with it, with
 // pan (drag), zoom (wheel about the cursor, fit, 1:1), the contours, the orientation needles
-// and the structuring-element glyph at the cursor. It never computes on the CPU: it uploads
-// the session's snapshots when it paints. With the GPU path on (setGpuPath), the shown view is
-// computed on the device and written into the textures by CUDA (render/gpu_views.h) from the
-// parameters the window sets; the snapshots still feed the probe and the needles.
+// and the structuring-element glyph at the cursor. It never computes: it shows the session's
+// snapshots when it paints. Host snapshots (the CPU path) are uploaded; GPU-mode snapshots,
+// whose planes the engine left on the device, are written into the textures by CUDA
+// (render/gpu_views.h) with the GPU path on (setGpuPath), or downloaded when interop fails.
 //
 // Thread: UI thread only.
 #pragma once
@@ -90,11 +90,9 @@ public:
     void setGlyphVisible(bool visible);
 
     // --- GPU path -----------------------------------------------------------------------
-    // Turns the CUDA-OpenGL path on or off; false (and why) when CUDA cannot run here. The
-    // parameters are those the window's controls hold; each change repaints.
+    // Turns the CUDA-OpenGL path on or off; false (and why) when CUDA cannot run here.
     bool setGpuPath(bool on, QString* why = nullptr);
     bool gpuPath() const { return gpuOn_; }
-    void setGpuParameters(MorphOp op, const LineParams& line, const SweepRequest& sweep);
 
     // --- pan and zoom -------------------------------------------------------------------
     void zoomOneToOne();
@@ -166,10 +164,7 @@ private:
     render::ViewportRenderer primary_, secondary_;
     std::unique_ptr<render::GpuViews> gpu_;
     bool gpuOn_ = false;
-    bool gpuSourceStale_ = true, gpuViewStale_ = true;
-    MorphOp gpuOp_ = MorphOp::Open;
-    LineParams gpuLine_;
-    SweepRequest gpuSweep_;
+    bool gpuViewStale_ = true;
 
     ViewKind view_ = ViewKind::Result;
     CompareMode compare_ = CompareMode::Single;

@@ -3,7 +3,10 @@
 #include "app/session/engine_queue.h"
 
 #include "app/session/chunked_sweep.h"
+#include "app/session/planes.h"
+#include "app/session/resident_engine.h"
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 #include <exception>
@@ -33,6 +36,29 @@ Image<std::uint8_t> thresholded(const Image<T>& img, double threshold) {
     std::uint8_t* dst = bin.data();
     for (std::size_t i = 0; i < src.size(); ++i) dst[i] = static_cast<double>(src[i]) > threshold ? 255 : 0;
     return bin;
+}
+
+// The binary image contours are traced on: the request's image, or a host plane of its
+// source snapshot (taken where it is, not copied).
+Image<std::uint8_t> contourBinary(const Request& request, double threshold) {
+    if (request.contourSource == ContourSource::Original)
+        return std::visit([&](const auto& img) { return thresholded(img, threshold); }, *request.image);
+    const Snapshot* source = request.sourceSnapshot.get();
+    const std::string missing = std::string("the ") + contourSourceName(request.contourSource) + " is not available yet";
+    if (!source) throw Error(missing);
+    if (request.contourSource == ContourSource::Result) {
+        const auto r = hostResult(*source);
+        if (!r) throw Error(missing);
+        return std::visit([&](const auto& img) { return thresholded(img, threshold); }, *r);
+    }
+    const auto sw = hostSweep(*source);
+    if (!sw) throw Error(missing);
+    return std::visit([&](const auto& s) {
+        const auto& plane = request.contourSource == ContourSource::Supremum  ? s.sup
+                            : request.contourSource == ContourSource::Infimum ? s.inf
+                                                                               : s.strength;
+        return thresholded(plane, threshold);
+    }, *sw);
 }
 
 }  // namespace
@@ -69,6 +95,7 @@ EngineQueue::EngineQueue(const Options& options, QObject* parent) : QObject(pare
         }
     }
     if (!notice.empty()) notice_ = QString::fromStdString(notice);
+    deviceResident_ = options.deviceResident;
     thread_ = std::thread([this] { runLoop(); });
 }
 
@@ -231,6 +258,8 @@ void EngineQueue::execute(Job& job) {
     if (!snap->ok()) {  // an error snapshot carries no payload
         snap->result.reset();
         snap->sweep.reset();
+        snap->device.reset();
+        snap->spectrum.reset();
         snap->contours.reset();
         snap->skew.reset();
     }
@@ -244,12 +273,20 @@ void EngineQueue::execute(Job& job) {
     emit this->published(published);
 }
 
+bool EngineQueue::deviceResident() const {
+#if defined(LINESCOPE_HAVE_CUDA)
+    return deviceResident_.load() && backend_.load() == Backend::Cuda;
+#else
+    return false;
+#endif
+}
+
 void EngineQueue::compute(const Job& job, Backend backend, Snapshot& out) {
     EngineOptions opt = options_.engine;
     opt.backend = backend;
     out.backend = backend;
-    const AnyImage& image = *job.request.image;
     const RequestKind kind = job.request.kind();
+    computations_[slot(kind)].fetch_add(1);
     // A chunk's checkpoint: progress, then the stale check.
     int step = 0;
     const SweepStepFn onChunk = [&](int done, int total) {
@@ -258,6 +295,14 @@ void EngineQueue::compute(const Job& job, Backend backend, Snapshot& out) {
         return true;
     };
 
+#if defined(LINESCOPE_HAVE_CUDA)
+    if (deviceResident_.load() && backend == Backend::Cuda) {
+        if (!resident_) resident_ = std::make_shared<ResidentEngine>();
+        if (resident_->compute(job.request, opt, options_.deviceSweepChunkAngles, onChunk, out)) return;
+    }
+#endif
+
+    const AnyImage& image = *job.request.image;
     std::visit(
         [&](const auto& img) {
             using T = std::remove_cvref_t<decltype(*img.data())>;
@@ -270,8 +315,9 @@ void EngineQueue::compute(const Job& job, Backend backend, Snapshot& out) {
                         SweepResult<T> r;
                         chunkedSweep<T>(img.cview(), p.sweep, opt, options_.sweepChunkAngles, onChunk, r);
                         out.sweep = std::make_shared<const AnySweep>(std::move(r));
+                        out.spectrum = spectrumOf(*out.sweep);
                     } else if constexpr (std::is_same_v<P, ContourParams>) {
-                        const Image<std::uint8_t> bin = thresholded(img, p.threshold);
+                        const Image<std::uint8_t> bin = contourBinary(job.request, p.threshold);
                         if (!finder_ || finderBackend_ != backend) {
                             EngineOptions fopt = opt;
                             finder_ = std::make_unique<ContourFinder>(fopt);

@@ -36,6 +36,11 @@ public:
     struct Options {
         EngineOptions engine;       // backend (Auto: CUDA when usable), algorithm, CPU threads
         int sweepChunkAngles = 8;   // angles between two cancellation checks of a sweep
+        // GPU mode (the window's CUDA path): with the CUDA backend, results, sweeps and
+        // contours are computed on the device and their planes stay there (device_planes.h),
+        // read by every consumer where they are; off, snapshots hold host planes.
+        bool deviceResident = false;
+        int deviceSweepChunkAngles = 45;  // a device sweep's angles between two checks
         // Tests only: start on this backend without resolving it (Cuda on a machine without
         // a GPU exercises the fallback: the first request fails there and retries on the CPU).
         std::optional<Backend> forceBackendForTests;
@@ -77,6 +82,14 @@ public:
     Stats stats() const;
     // [any thread] Whether a request is queued or running.
     bool busy() const;
+    // [any thread] Whether snapshots of results and sweeps hold device planes (GPU mode on
+    // and the CUDA backend in use).
+    bool deviceResident() const;
+    // [any thread] GPU mode on or off (Options::deviceResident) for the requests taken from now on.
+    void setDeviceResident(bool on) { deviceResident_.store(on); }
+    // [any thread] Engine computations per kind since construction (published or not): the
+    // one-computation-per-change check of GPU mode.
+    std::uint64_t computations(RequestKind kind) const { return computations_[static_cast<std::size_t>(kind)].load(); }
 
     // [before the first submit] Installs the checkpoint hook (tests only).
     void setCheckpointHookForTests(CheckpointHook hook);
@@ -111,6 +124,7 @@ private:
 
     Options options_;
     std::atomic<Backend> backend_{Backend::Cpu};
+    std::atomic<bool> deviceResident_{false};
 
     mutable std::mutex mutex_;  // guards everything below up to the thread
     std::condition_variable wake_;
@@ -125,8 +139,11 @@ private:
 
     // The newest id of each kind; a running job whose id differs is stale.
     std::array<std::atomic<std::uint64_t>, kRequestKindCount> current_{};
-    // Engine-thread state: the contour finder keeps its buffers across requests.
+    std::array<std::atomic<std::uint64_t>, kRequestKindCount> computations_{};
+    // Engine-thread state: the contour finder keeps its buffers across requests; GPU mode's
+    // device work keeps the source image on the device (resident_engine.h).
     std::unique_ptr<ContourFinder> finder_;
+    std::shared_ptr<class ResidentEngine> resident_;
     Backend finderBackend_ = Backend::Cpu;
 
     std::thread thread_;  // last: started when everything above exists

@@ -48,7 +48,17 @@ Session::Session(const EngineQueue::Options& options, QObject* parent)
     : QObject(parent), queue_(std::make_unique<EngineQueue>(options)) {
     // The queue emits on the engine thread; these connections are queued to this object's thread.
     connect(queue_.get(), &EngineQueue::published, this,
-            [this](const SnapshotPtr& s) { emit snapshotReady(s->kind(), s); }, Qt::QueuedConnection);
+            [this](const SnapshotPtr& s) {
+                // Contours traced from a plane follow that plane's newest snapshot.
+                const RequestKind k = s->kind();
+                if (s->ok() && s->request.image == image_ &&
+                    ((k == RequestKind::Result && contourSource_ == ContourSource::Result) ||
+                     (k == RequestKind::Sweep && contourSource_ != ContourSource::Original &&
+                      contourSource_ != ContourSource::Result)))
+                    submit(RequestKind::Contours);
+                emit snapshotReady(k, s);
+            },
+            Qt::QueuedConnection);
     connect(queue_.get(), &EngineQueue::progress, this,
             [this](RequestKind kind, quint64 id, int done, int total) {
                 if (id == lastId_[static_cast<std::size_t>(kind)]) emit progress(kind, done, total);
@@ -90,7 +100,6 @@ void Session::setImage(AnyImage image) {
 
 void Session::makeCurrent(std::shared_ptr<const AnyImage> image) {
     image_ = std::move(image);
-    contourImage_.reset();
     emit imageChanged();
     for (int k = 0; k < kRequestKindCount; ++k) submit(static_cast<RequestKind>(k));
 }
@@ -169,8 +178,13 @@ void Session::setSkewParams(const SkewParams& p) {
     submit(RequestKind::Skew);
 }
 
-void Session::setContourImage(std::shared_ptr<const AnyImage> image) {
-    contourImage_ = std::move(image);
+void Session::setDeviceResident(bool on) {
+    queue_->setDeviceResident(on);
+    for (RequestKind k : {RequestKind::Result, RequestKind::Sweep, RequestKind::Contours}) submit(k);
+}
+
+void Session::setContourSource(ContourSource source) {
+    contourSource_ = source;
     submit(RequestKind::Contours);
 }
 
@@ -195,8 +209,16 @@ std::optional<Request> Session::requestFor(RequestKind kind) const {
     case RequestKind::Result: r.params = ResultParams{params_.op, LineParams{params_.angle, params_.length}}; break;
     case RequestKind::Sweep: r.params = SweepParams{SweepRequest{sweepOp(), params_.length, params_.angles}}; break;
     case RequestKind::Contours:
-        if (contourImage_) r.image = contourImage_;
         r.params = params_.contours;
+        r.contourSource = contourSource_;
+        if (contourSource_ != ContourSource::Original) {
+            // The newest snapshot of the plane's kind, when it is of the current image; until
+            // one comes, none is submitted (its arrival submits the contours).
+            const RequestKind from = contourSource_ == ContourSource::Result ? RequestKind::Result : RequestKind::Sweep;
+            SnapshotPtr s = queue_->latest(from);
+            if (!s || !s->ok() || s->request.image != image_) return std::nullopt;
+            r.sourceSnapshot = std::move(s);
+        }
         break;
     case RequestKind::Skew: r.params = SkewRequestParams{params_.skew}; break;
     }

@@ -67,11 +67,19 @@ public:
     void setContourParams(const ContourParams& p);
     void setThreshold(double threshold);
     void setSkewParams(const SkewParams& p);
-    // [UI thread] The image contours are traced from (a view's pixels: the result, a sweep
-    // plane); nullptr traces the current image. Submits the contours.
-    void setContourImage(std::shared_ptr<const AnyImage> image);
+    // [UI thread] The plane contours are traced from: the current image, or the result or a
+    // sweep plane of the newest snapshot of its kind, read where it lives (on the device in
+    // GPU mode). Submits the contours, and again whenever a new snapshot of that kind comes.
+    void setContourSource(ContourSource source);
+    ContourSource contourSource() const { return contourSource_; }
     void setParameters(const Parameters& p);
     const Parameters& parameters() const { return params_; }
+
+    // [UI thread] GPU mode: results, sweeps and contours computed on the device and their
+    // planes kept there (EngineQueue::Options::deviceResident), when the engine runs on CUDA.
+    // A change resubmits those views.
+    void setDeviceResident(bool on);
+    bool deviceResident() const { return queue_->deviceResident(); }
 
     // [UI thread] Whether a view is computed (all are by default). Turning one on submits it;
     // turning one off cancels its work and keeps its last snapshot.
@@ -114,7 +122,7 @@ private:
 
     std::unique_ptr<EngineQueue> queue_;
     std::shared_ptr<const AnyImage> image_;
-    std::shared_ptr<const AnyImage> contourImage_;  // nullptr: image_
+    ContourSource contourSource_ = ContourSource::Original;
     std::vector<std::shared_ptr<const AnyImage>> beforeDeskew_;  // the images deskew replaced, oldest first
     Parameters params_;
     std::array<bool, kRequestKindCount> live_{true, true, true, true};

@@ -3,6 +3,7 @@
 // shared_ptr to const, and never changes afterwards: the UI only reads them (Tracy's model).
 #pragma once
 
+#include "app/session/contour_source.h"
 #include "compute/backend.h"
 #include "compute/contours/contours.h"
 #include "compute/image.h"
@@ -43,7 +44,8 @@ struct SweepParams {
     SweepRequest sweep;
 };
 
-// Contours of the binary image "pixel > threshold" of the request's image.
+// Contours of the binary image "pixel > threshold" of the request's image, or of a plane of
+// the request's sourceSnapshot (Request::contourSource).
 struct ContourParams {
     double threshold = 127;
     ContourMode mode = ContourMode::List;
@@ -57,12 +59,32 @@ struct SkewRequestParams {
 
 using RequestParams = std::variant<ResultParams, SweepParams, ContourParams, SkewRequestParams>;
 
+struct Snapshot;
+
 // One request: its kind follows from the parameters' alternative.
 struct Request {
     std::shared_ptr<const AnyImage> image;  // shared, never copied: snapshots keep it alive too
     RequestParams params;
+    // Contours only: traced from this plane of sourceSnapshot (a Result or Sweep snapshot of
+    // the same image) where it lives, on the host or on the device; Original traces `image`.
+    ContourSource contourSource = ContourSource::Original;
+    std::shared_ptr<const Snapshot> sourceSnapshot{};
     RequestKind kind() const { return static_cast<RequestKind>(params.index()); }
 };
+
+// What every sweep snapshot carries on the host, wherever its planes are: one number an angle,
+// and the strength's maximum (the orientation map's white point).
+struct SweepSpectrum {
+    AngleSet angles;
+    MorphOp op = MorphOp::Open;
+    long long pixels = 0;                  // width × height (the plot's per-pixel scale)
+    std::vector<std::int64_t> exact;       // Σ_x op_k(x), integer images
+    std::vector<double> values;            // the same as double
+    double maxStrength = 0;
+};
+
+// A Result or Sweep snapshot's planes in device memory (GPU mode: device_planes.h, CUDA builds).
+struct DevicePlanes;
 
 // What a skew request produced: the estimate and its coarse spectrum (for the plot).
 struct SkewOutput {
@@ -88,8 +110,12 @@ struct Snapshot {
     std::string error;        // the engine's Error message, or "" on success
     SnapshotTimings timings;
 
-    std::shared_ptr<const AnyImage> result;     // RequestKind::Result
-    std::shared_ptr<const AnySweep> sweep;      // RequestKind::Sweep
+    // Result and Sweep planes are in host memory (result, sweep) or, in GPU mode, in device
+    // memory (device) with host copies only on demand (planes.h: hostResult, hostSweep).
+    std::shared_ptr<const AnyImage> result;     // RequestKind::Result, host
+    std::shared_ptr<const AnySweep> sweep;      // RequestKind::Sweep, host
+    std::shared_ptr<const DevicePlanes> device; // RequestKind::Result or Sweep, GPU mode
+    std::shared_ptr<const SweepSpectrum> spectrum;  // RequestKind::Sweep, always
     std::shared_ptr<const Contours> contours;   // RequestKind::Contours
     std::shared_ptr<const SkewOutput> skew;     // RequestKind::Skew
 

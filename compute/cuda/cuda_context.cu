@@ -129,6 +129,12 @@ CudaContext::CudaContext() {
     LS_CUDA_CHECK(cudaGetDeviceProperties(&props_, 0));
     LS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     for (auto& e : stagingDone_) LS_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    // Resident results (resident.h) come from the device's stream-ordered pool: let it keep
+    // what it has, so that a slider drag reuses memory instead of allocating each frame.
+    cudaMemPool_t pool = nullptr;
+    LS_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));
+    std::uint64_t keep = ~std::uint64_t(0);
+    LS_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
 }
 
 CudaContext::~CudaContext() {
@@ -141,6 +147,10 @@ CudaContext::~CudaContext() {
 }
 
 void CudaContext::requireDeviceMemory(std::size_t bytes, const char* what) const {
+    // Memory the pool keeps but no result holds is free for this work.
+    cudaMemPool_t pool = nullptr;
+    LS_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));
+    LS_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
     std::size_t freeBytes = 0, total = 0;
     LS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &total));
     std::size_t held = 0;

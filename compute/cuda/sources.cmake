@@ -8,3 +8,4 @@ set(LINESCOPE_CUDA_SOURCES
 list(APPEND LINESCOPE_CUDA_SOURCES cuda/classic_vhgw.cu cuda/classic_square.cu cuda/classic_device.cu cuda/classic_host.cu)
 list(APPEND LINESCOPE_CUDA_SOURCES cuda/line_queue_kernels.cu)
 list(APPEND LINESCOPE_CUDA_SOURCES cuda/contours_cuda.cu)
+list(APPEND LINESCOPE_CUDA_SOURCES cuda/resident.cu)

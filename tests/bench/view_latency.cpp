@@ -13,6 +13,9 @@
 #include "render/viewport_renderer.h"
 #if defined(LINESCOPE_HAVE_CUDA)
 #include "render/gpu_views.h"
+#if defined(LINESCOPE_HAVE_CUDA)
+#include "compute/cuda/resident.h"
+#endif
 #endif
 #if defined(LINESCOPE_HAVE_IMGUI)
 #include "render/imgui_overlay.h"
@@ -174,28 +177,49 @@ public:
     }
 
 #if defined(LINESCOPE_HAVE_CUDA)
+    // The engine's resident call and the interop write of each frame, as the session's
+    // engine thread and the viewport do them in the app (synchronously here: render alone).
     void runGpu() {
         gpu_ = std::make_unique<GpuViews>();
-        gpu_->setSource<std::uint8_t>(source_.cview());
+        auto& ctx = cuda::CudaContext::get();
+        std::shared_ptr<cuda::ResidentImage> src;
+        {
+            auto lock = ctx.lock();
+            src = cuda::uploadResident<std::uint8_t>(source_.cview(), ctx);
+        }
+        auto result = [&](double angle, int len) {
+            auto lock = ctx.lock();
+            const cuda::ResidentPtr r = cuda::lineMorphResident(MorphOp::Open, *src, {angle, len}, LineAlgorithm::Auto, ctx);
+            gpu_->showPlane(renderer_, *r, r);
+        };
+        auto orientation = [&](int len) {
+            std::shared_ptr<const cuda::ResidentSweep> s;
+            {
+                auto lock = ctx.lock();
+                s = std::make_shared<const cuda::ResidentSweep>(
+                    cuda::sweepResident(*src, {MorphOp::Open, len, AngleSet{0, 1, 180}}, 0, {}, ctx));
+            }
+            gpu_->showOrientation(renderer_, *s, s);
+        };
         drag("gpu", "result-angle", o_.frames, [&](int i) {
-            gpu_->showResult(renderer_, MorphOp::Open, {i * 0.5, 21});
+            result(i * 0.5, 21);
             renderer_.setColourMap(ColourMap::Grey);
             renderer_.setGlyph(i * 0.5, 21, o_.width / 2, o_.height / 2);
         });
         drag("gpu", "result-length", o_.frames, [&](int i) {
             const int len = 1 + 2 * (i % 250);
-            gpu_->showResult(renderer_, MorphOp::Open, {30, len});
+            result(30, len);
             renderer_.setGlyph(30, len, o_.width / 2, o_.height / 2);
         });
-        gpu_->showSource(renderer_);
+        gpu_->showPlane(renderer_, *src, src);
         drag("gpu", "sweep180-length", std::max(o_.sweepFrames, o_.frames / 2), [&](int i) {
-            gpu_->showSweep(renderer_, {MorphOp::Open, 11 + 2 * (i % 100), AngleSet{0, 1, 180}}, SweepPlane::Orientation);
+            orientation(11 + 2 * (i % 100));
             renderer_.setOrientationBlend(0.7);
             renderer_.setColourMap(ColourMap::OrientationOverImage);
         });
         // The sweep view while the angle moves: the sweep is kept, the glyph follows.
+        orientation(21);
         drag("gpu", "sweep180-angle", o_.frames, [&](int i) {
-            gpu_->showSweep(renderer_, {MorphOp::Open, 21, AngleSet{0, 1, 180}}, SweepPlane::Orientation);
             renderer_.setGlyph(i * 0.5, 21, o_.width / 2, o_.height / 2);
         });
         renderer_.clearGlyph();

@@ -8,6 +8,7 @@
 #include "compute/line_morph.h"
 #include "compute/sweep.h"
 #include "render/gpu_views.h"
+#include "compute/cuda/resident.h"
 #include "render/headless/egl_context.h"
 #include "render/viewport_renderer.h"
 #include "tests/support/random_images.h"
@@ -71,6 +72,27 @@ class TestGpuViews : public QObject {
     std::unique_ptr<EglContext> egl_;
     std::unique_ptr<ViewportRenderer> gpuSide_, cpuSide_;
     std::unique_ptr<GpuViews> gpu_;
+    std::shared_ptr<cuda::ResidentImage> source_;  // the engine's resident source
+
+    // The engine's part (the session's engine thread in the app): resident planes.
+    template <class T>
+    void setSource(const Image<T>& img) {
+        auto& ctx = cuda::CudaContext::get();
+        auto lock = ctx.lock();
+        source_ = cuda::uploadResident<T>(img.cview(), ctx);
+    }
+    void showSource() { gpu_->showPlane(*gpuSide_, *source_, source_); }
+    void showResult(MorphOp op, const LineParams& line) {
+        auto& ctx = cuda::CudaContext::get();
+        auto lock = ctx.lock();
+        const cuda::ResidentPtr r = cuda::lineMorphResident(op, *source_, line, LineAlgorithm::Auto, ctx);
+        gpu_->showPlane(*gpuSide_, *r, r);
+    }
+    std::shared_ptr<const cuda::ResidentSweep> residentSweep(const SweepRequest& req, int chunkAngles = 45) {
+        auto& ctx = cuda::CudaContext::get();
+        auto lock = ctx.lock();
+        return std::make_shared<const cuda::ResidentSweep>(cuda::sweepResident(*source_, req, chunkAngles, {}, ctx));
+    }
 
     std::vector<std::uint8_t> draw(ViewportRenderer& r, int w, int h) {
         r.setView({1, 0, 0});
@@ -112,7 +134,7 @@ class TestGpuViews : public QObject {
         std::mt19937_64 rng(7);
         const int w = 203, h = 117;
         const Image<T> src = sourceImage<T>(w, h, 11);
-        gpu_->setSource<T>(src.cview());
+        setSource(src);
         EngineOptions cpu;
         cpu.backend = Backend::Cpu;
         const MorphOp ops[] = {MorphOp::Erode, MorphOp::Dilate, MorphOp::Open, MorphOp::Close, MorphOp::TopHat};
@@ -120,14 +142,14 @@ class TestGpuViews : public QObject {
             const MorphOp op = ops[trial % 5];
             const double angle = std::uniform_real_distribution<double>(0, 180)(rng);
             const int length = std::uniform_int_distribution<int>(1, 61)(rng);
-            gpu_->showResult(*gpuSide_, op, {angle, length});
+            showResult(op, {angle, length});
             gpuSide_->setColourMap(ColourMap::Grey);
             uploadGrey(lineMorph<T>(op, src.cview(), {angle, length}, cpu));
             checkSame<T>(QString("%1 at %2°, λ %3").arg(morphOpName(op)).arg(angle).arg(length), w + 9, h + 5,
                          tolerance<T>());
             if (QTest::currentTestFailed()) return;
         }
-        gpu_->showSource(*gpuSide_);
+        showSource();
         uploadGrey(src);
         checkSame<T>("the source", w, h, tolerance<T>());
     }
@@ -136,7 +158,7 @@ class TestGpuViews : public QObject {
     void sweepPlanesMatch() {
         const int w = 160, h = 97;
         const Image<T> src = sourceImage<T>(w, h, 23);
-        gpu_->setSource<T>(src.cview());
+        setSource(src);
         EngineOptions cpu;
         cpu.backend = Backend::Cpu;
         for (const SweepRequest req : {SweepRequest{MorphOp::Open, 15, AngleSet{0, 1, 180}},
@@ -144,27 +166,29 @@ class TestGpuViews : public QObject {
             const SweepResult<T> s = sweep<T>(src.cview(), req, cpu);
             const QString what = QString("%1 sweep, λ %2, %3 angles from %4°")
                                      .arg(morphOpName(req.op)).arg(req.length).arg(req.angles.count).arg(req.angles.start);
-            gpu_->showSweep(*gpuSide_, req, SweepPlane::Supremum);
+            // Chunks of 45 and of 7 angles fold to the same planes as the CPU's one sweep.
+            const auto rs = residentSweep(req, req.angles.count == 180 ? 45 : 7);
+            gpu_->showPlane(*gpuSide_, *rs->sup, rs);
             gpuSide_->setColourMap(ColourMap::Grey);
             uploadGrey(s.sup);
             checkSame<T>(what + ": supremum", w, h, tolerance<T>());
-            gpu_->showSweep(*gpuSide_, req, SweepPlane::Infimum);
+            gpu_->showPlane(*gpuSide_, *rs->inf, rs);
             uploadGrey(s.inf);
             checkSame<T>(what + ": infimum", w, h, tolerance<T>());
-            gpu_->showSweep(*gpuSide_, req, SweepPlane::Strength);
+            gpu_->showPlane(*gpuSide_, *rs->strength, rs);
             uploadGrey(s.strength);
             checkSame<T>(what + ": strength", w, h, tolerance<T>());
 
             // Hue from the angle and value from strength / max, in float on both paths:
             // one level of rounding apart at most.
-            gpu_->showSweep(*gpuSide_, req, SweepPlane::Orientation);
+            gpu_->showOrientation(*gpuSide_, *rs, rs);
             gpuSide_->setColourMap(ColourMap::Orientation);
             cpuSide_->uploadOrientation(s);
             cpuSide_->setColourMap(ColourMap::Orientation);
             checkSame<T>(what + ": orientation map", w, h, 1);
 
-            gpu_->showSource(*gpuSide_);
-            gpu_->showSweep(*gpuSide_, req, SweepPlane::Orientation);
+            showSource();
+            gpu_->showOrientation(*gpuSide_, *rs, rs);
             gpuSide_->setOrientationBlend(0.7);
             gpuSide_->setColourMap(ColourMap::OrientationOverImage);
             cpuSide_->uploadImage<T>(src.cview());
@@ -195,6 +219,7 @@ private slots:
         gpu_ = std::make_unique<GpuViews>();
     }
     void cleanupTestCase() {
+        source_.reset();
         if (gpu_) gpu_->releaseGl();
         gpu_.reset();
         if (gpuSide_) gpuSide_->release();
@@ -213,12 +238,12 @@ private slots:
     // dropped with the old textures and the next frame registers the new ones.
     void contextRecreation() {
         const Image<std::uint8_t> src = test::randomImage<std::uint8_t>(64, 48, 5);
-        gpu_->setSource<std::uint8_t>(src.cview());
-        gpu_->showResult(*gpuSide_, MorphOp::Open, {30, 7});
+        setSource(src);
+        showResult(MorphOp::Open, {30, 7});
         gpu_->releaseGl();
         gpuSide_->release();
         gpuSide_->initialize(&EglContext::procAddress);
-        gpu_->showResult(*gpuSide_, MorphOp::Open, {30, 7});
+        showResult(MorphOp::Open, {30, 7});
         gpuSide_->setColourMap(ColourMap::Grey);
         EngineOptions cpu;
         cpu.backend = Backend::Cpu;
@@ -229,11 +254,11 @@ private slots:
     // A new image of another size and type reallocates the textures and registrations.
     void newImageSizeAndType() {
         const Image<std::uint16_t> a = test::randomImage<std::uint16_t>(33, 301, 3);
-        gpu_->setSource<std::uint16_t>(a.cview());
-        gpu_->showSource(*gpuSide_);
+        setSource(a);
+        showSource();
         const Image<std::uint8_t> b = test::randomImage<std::uint8_t>(311, 29, 4);
-        gpu_->setSource<std::uint8_t>(b.cview());
-        gpu_->showSource(*gpuSide_);
+        setSource(b);
+        showSource();
         gpuSide_->setColourMap(ColourMap::Grey);
         uploadGrey(b);
         checkSame<std::uint8_t>("after a new image", 311, 29, 0);

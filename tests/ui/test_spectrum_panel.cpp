@@ -3,6 +3,8 @@
 // and Deskew, and the CSV/PNG exports read back.
 #include "ui/spectrum_panel.h"
 
+#include "app/session/planes.h"
+
 #include "app/io/atomic_file.h"
 #include "app/io/export_recipe.h"
 #include "compute/spectrum_peaks.h"
@@ -151,7 +153,7 @@ private slots:
     // The cartesian plot shows the mean grey level per pixel (sum / pixel count), says so on
     // its axis, and labels the peaks spectrumPeaks finds; a zero baseline on request.
     void seriesHoldTheSpectrum() {
-        panel_->setSweep(session::AnySweep(u8_), QStringLiteral("opening, λ 41"));
+        panel_->setSweep(*session::spectrumOf(session::AnySweep(u8_)), QStringLiteral("opening, λ 41"));
         QVERIFY(panel_->hasSpectrum());
         const double pixels = double(u8_.sup.width()) * u8_.sup.height();
         const QList<QPointF> cart = panel_->spectrumSeries(Form::Cartesian)->points();
@@ -192,7 +194,7 @@ private slots:
         QCOMPARE(roseValue(-10), 10.0);
         QCOMPARE(directionOfRoseValue(-30), 30.0);
         QCOMPARE(directionOfRoseValue(150), 30.0);  // the mirror's point (−30 + 180) is the same direction
-        panel_->setSweep(session::AnySweep(u8_), QString());
+        panel_->setSweep(*session::spectrumOf(session::AnySweep(u8_)), QString());
         panel_->setForm(Form::Polar);
         QTest::qWait(0);
         const QList<QPointF> right = panel_->spectrumSeries(Form::Polar)->points();
@@ -255,7 +257,7 @@ private slots:
     }
 
     void clickGivesTheAngle() {
-        panel_->setSweep(session::AnySweep(u8_), QString());
+        panel_->setSweep(*session::spectrumOf(session::AnySweep(u8_)), QString());
         QTest::qWait(0);  // layout
         auto* axis = axisOf(panel_->chartView(Form::Cartesian), true);
         QVERIFY(axis);
@@ -295,7 +297,7 @@ private slots:
     }
 
     void markerFollowsTheAngle() {
-        panel_->setSweep(session::AnySweep(u8_), QString());
+        panel_->setSweep(*session::spectrumOf(session::AnySweep(u8_)), QString());
         for (Form form : {Form::Cartesian, Form::Polar}) {
             panel_->setCurrentAngle(42.5);
             QList<QPointF> m = panel_->markerSeries(form)->points();
@@ -324,7 +326,7 @@ private slots:
     }
 
     void polarToggle() {
-        panel_->setSweep(session::AnySweep(u8_), QString());
+        panel_->setSweep(*session::spectrumOf(session::AnySweep(u8_)), QString());
         auto* stack = panel_->findChild<QStackedWidget*>();
         QCOMPARE(panel_->form(), Form::Cartesian);
         QCOMPARE(stack->currentWidget(), panel_->chartView(Form::Cartesian));
@@ -421,12 +423,12 @@ private slots:
     void csvRoundTrip() {
         QTemporaryDir dir;
         // uint8: exact integer sums.
-        panel_->setSweep(session::AnySweep(u8_), QString());
+        panel_->setSweep(*session::spectrumOf(session::AnySweep(u8_)), QString());
         QVERIFY(panel_->exportCsv(dir.filePath("u8.csv")));
         // float32: shortest round-trip doubles.
         const SweepResult<float> f = sweepOf(linesAt<float>(30, 160, 120, 1.0 / 255.0), angles_);
         QVERIFY(f.spectrumExact.empty());
-        panel_->setSweep(session::AnySweep(f), QString());
+        panel_->setSweep(*session::spectrumOf(session::AnySweep(f)), QString());
         QVERIFY(panel_->exportCsv(dir.filePath("f32.csv")));
 
         for (const bool exact : {true, false}) {
@@ -455,7 +457,7 @@ private slots:
     // With the window's recipe, the CSV starts with its "# key=value" lines; without, it has none.
     void csvCarriesTheRecipe() {
         QTemporaryDir dir;
-        panel_->setSweep(session::AnySweep(u8_), QString());
+        panel_->setSweep(*session::spectrumOf(session::AnySweep(u8_)), QString());
         io::ExportRecipe recipe;
         recipe.op = "open";
         recipe.length = 41;
@@ -476,7 +478,7 @@ private slots:
     }
 
     void pngExport() {
-        panel_->setSweep(session::AnySweep(u8_), QString());
+        panel_->setSweep(*session::spectrumOf(session::AnySweep(u8_)), QString());
         panel_->setCurrentAngle(90);
         QTemporaryDir dir;
         for (Form form : {Form::Cartesian, Form::Polar}) {
@@ -498,7 +500,7 @@ private slots:
     }
 
     void exportToAnUnwritablePathFails() {
-        panel_->setSweep(session::AnySweep(u8_), QString());
+        panel_->setSweep(*session::spectrumOf(session::AnySweep(u8_)), QString());
         QTemporaryDir dir;
         for (const QString& path : {dir.filePath("no/such/folder/s.csv"), dir.path()}) {
             QString error;
@@ -514,7 +516,7 @@ private slots:
 
     // A full disk half-way through an export keeps the previous file whole.
     void failedExportKeepsThePreviousFile() {
-        panel_->setSweep(session::AnySweep(u8_), QString());
+        panel_->setSweep(*session::spectrumOf(session::AnySweep(u8_)), QString());
         QTemporaryDir dir;
         for (const QString name : {"s.png", "s.csv"}) {
             const QString path = dir.filePath(name);

@@ -1,0 +1,74 @@
+#include "app/session/resident_engine.h"
+
+#if defined(LINESCOPE_HAVE_CUDA)
+
+#include "app/session/device_planes.h"
+
+#include <type_traits>
+
+namespace linescope::session {
+
+const cuda::ResidentImage& ResidentEngine::sourceFor(const std::shared_ptr<const AnyImage>& image,
+                                                     cuda::CudaContext& ctx) {
+    if (source_ && sourceImage_.lock() == image) return *source_;
+    source_.reset();  // its memory goes back to the pool before the new image takes some
+    source_ = std::visit([&](const auto& img) { return cuda::uploadResident(img.cview(), ctx); }, *image);
+    sourceImage_ = image;
+    ++uploads_;
+    return *source_;
+}
+
+bool ResidentEngine::compute(const Request& request, const EngineOptions& options, int sweepChunkAngles,
+                             const SweepStepFn& step, Snapshot& out) {
+    const RequestKind kind = request.kind();
+    if (kind == RequestKind::Skew) return false;
+    cuda::CudaContext& ctx = cuda::CudaContext::get();
+    auto lock = ctx.lock();
+    if (kind == RequestKind::Result) {
+        const auto& p = std::get<ResultParams>(request.params);
+        auto planes = std::make_shared<DevicePlanes>();
+        planes->result = cuda::lineMorphResident(p.op, sourceFor(request.image, ctx), p.line, options.algorithm, ctx);
+        out.device = std::move(planes);
+        return true;
+    }
+    if (kind == RequestKind::Sweep) {
+        const auto& p = std::get<SweepParams>(request.params).sweep;
+        // The sweep's checkpoints run with the context's lock held: they only read atomics
+        // and emit queued signals, and a stop unwinds through here and releases it.
+        const cuda::ChunkStep chunkStep = [&](int done, int total) {
+            if (step) step(done, total);
+        };
+        auto planes = std::make_shared<DevicePlanes>();
+        planes->sweep = cuda::sweepResident(sourceFor(request.image, ctx), p, sweepChunkAngles, chunkStep, ctx);
+        const cuda::ResidentSweep& s = *planes->sweep;
+        auto spectrum = std::make_shared<SweepSpectrum>();
+        spectrum->angles = s.angles;
+        spectrum->op = s.op;
+        spectrum->pixels = static_cast<long long>(s.sup->width()) * s.sup->height();
+        spectrum->exact = s.spectrumExact;
+        spectrum->values = s.spectrum;
+        spectrum->maxStrength = s.maxStrength;
+        out.spectrum = std::move(spectrum);
+        out.device = std::move(planes);
+        return true;
+    }
+    // Contours: from a device plane of the source snapshot, or from the resident source image.
+    const auto& p = std::get<ContourParams>(request.params);
+    const cuda::ResidentImage* plane = nullptr;
+    if (request.contourSource == ContourSource::Original) {
+        plane = &sourceFor(request.image, ctx);
+    } else if (request.sourceSnapshot && request.sourceSnapshot->device) {
+        plane = request.sourceSnapshot->device->plane(request.contourSource);
+    } else {
+        return false;  // a host plane: the host path traces it
+    }
+    if (!plane) throw Error(std::string("the ") + contourSourceName(request.contourSource) + " is not available yet");
+    auto contours = std::make_shared<Contours>();
+    cuda::findContoursResident(*plane, p.threshold, p.mode, p.approx, *contours, &out.timings.contours, ctx);
+    out.contours = std::move(contours);
+    return true;
+}
+
+}  // namespace linescope::session
+
+#endif  // LINESCOPE_HAVE_CUDA

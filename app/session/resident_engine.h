@@ -1,0 +1,38 @@
+// GPU mode's engine work (CUDA builds): results, sweeps and contours computed on the device
+// from a source image uploaded once per image, published as device-resident planes
+// (device_planes.h) that every consumer reads where they are. The engine thread owns it.
+#pragma once
+
+#if defined(LINESCOPE_HAVE_CUDA)
+
+#include "app/session/chunked_sweep.h"
+#include "app/session/snapshot.h"
+#include "compute/cuda/resident.h"
+
+#include <memory>
+
+namespace linescope::session {
+
+class ResidentEngine {
+public:
+    // Computes a Result, Sweep or Contours request into `out` (device, spectrum, contours) and
+    // returns true; false for the kinds it does not handle (skew: the host API). Throws Error
+    // (CUDA failures, too little device memory) as the host API does; `step` may throw to stop
+    // a sweep between chunks of `sweepChunkAngles` angles.
+    bool compute(const Request& request, const EngineOptions& options, int sweepChunkAngles,
+                 const SweepStepFn& step, Snapshot& out);
+
+    // How often a source image was uploaded (once per image): for tests.
+    int uploads() const { return uploads_; }
+
+private:
+    const cuda::ResidentImage& sourceFor(const std::shared_ptr<const AnyImage>& image, cuda::CudaContext& ctx);
+
+    std::weak_ptr<const AnyImage> sourceImage_;  // the image source_ holds
+    std::shared_ptr<cuda::ResidentImage> source_;
+    int uploads_ = 0;
+};
+
+}  // namespace linescope::session
+
+#endif  // LINESCOPE_HAVE_CUDA

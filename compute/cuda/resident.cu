@@ -1,0 +1,353 @@
+#include "compute/cuda/resident.h"
+
+#include "compute/cuda/contours_device.h"
+#include "compute/cuda/cuda_line_api.h"
+#include "compute/line_geometry.h"
+#include "compute/pixel_rules.h"
+
+#include <cub/block/block_reduce.cuh>
+#include <cuda/functional>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace linescope::cuda {
+namespace {
+
+std::size_t elementSize(PixelType t) {
+    switch (t) {
+    case PixelType::U8: return 1;
+    case PixelType::U16: return 2;
+    case PixelType::F32: return 4;
+    }
+    return 1;
+}
+
+dim3 gridFor(int w, int h) { return dim3((w + 31) / 32, (h + 7) / 8); }
+constexpr dim3 kBlock(32, 8);
+
+// Folds a chunk whose first angle is k0 into the accumulators (angles 0 … k0-1): strictly
+// better only, so that on a tie the earlier chunk's smaller k stays (chunkedSweep's rule).
+template <class T>
+__global__ void foldChunk(DeviceImageView<T> sup, DeviceImageView<T> inf, DeviceImageView<std::uint16_t> arg,
+                          DeviceImageView<const T> s2, DeviceImageView<const T> i2,
+                          DeviceImageView<const std::uint16_t> a2, int k0, bool bySup) {
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= sup.width || y >= sup.height) return;
+    const T s = sup.at(x, y), i = inf.at(x, y), cs = s2.at(x, y), ci = i2.at(x, y);
+    if (bySup ? s < cs : ci < i) arg.at(x, y) = static_cast<std::uint16_t>(k0 + a2.at(x, y));
+    if (s < cs) sup.at(x, y) = cs;
+    if (ci < i) inf.at(x, y) = ci;
+}
+
+template <class T>
+__global__ void strengthOf(DeviceImageView<const T> sup, DeviceImageView<const T> inf, DeviceImageView<T> strength) {
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= sup.width || y >= sup.height) return;
+    strength.at(x, y) = static_cast<T>(sup.at(x, y) - inf.at(x, y));
+}
+
+// The maximum of a non-negative plane into *out (which starts at 0): non-negative floats
+// order as their bit patterns do, so one unsigned atomicMax serves every type.
+template <class T>
+__device__ unsigned orderedBits(T v) {
+    if constexpr (std::is_same_v<T, float>) return __float_as_uint(v);
+    else return static_cast<unsigned>(v);
+}
+
+template <class T>
+__global__ void maxOfPlane(DeviceImageView<const T> plane, unsigned* out) {
+    using Reduce = cub::BlockReduce<unsigned, 256>;
+    __shared__ typename Reduce::TempStorage temp;
+    unsigned best = 0;
+    const long long n = static_cast<long long>(plane.width) * plane.height;
+    for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += 256LL * gridDim.x) {
+        const T v = plane.at(static_cast<int>(i % plane.width), static_cast<int>(i / plane.width));
+        best = max(best, orderedBits(v));
+    }
+    const unsigned blockBest = Reduce(temp).Reduce(best, ::cuda::maximum<unsigned>());
+    if (threadIdx.x == 0) atomicMax(out, blockBest);
+}
+
+// Keys that order as the values do, for every pixel type (floats: the sign-magnitude bits
+// flipped into two's-complement order), so that one pair of unsigned atomics finds both ends.
+template <class T>
+__device__ unsigned orderedKey(T v) {
+    if constexpr (std::is_same_v<T, float>) {
+        const unsigned b = __float_as_uint(v);
+        return (b & 0x80000000u) ? ~b : b | 0x80000000u;
+    } else {
+        return static_cast<unsigned>(v);
+    }
+}
+
+template <class T>
+__global__ void minMaxOfPlane(DeviceImageView<const T> plane, unsigned* out) {
+    using Reduce = cub::BlockReduce<unsigned, 256>;
+    __shared__ typename Reduce::TempStorage temp;
+    unsigned lo = ~0u, hi = 0;
+    const long long n = static_cast<long long>(plane.width) * plane.height;
+    for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += 256LL * gridDim.x) {
+        const unsigned k = orderedKey(plane.at(static_cast<int>(i % plane.width), static_cast<int>(i / plane.width)));
+        lo = min(lo, k);
+        hi = max(hi, k);
+    }
+    const unsigned blockLo = Reduce(temp).Reduce(lo, ::cuda::minimum<unsigned>());
+    __syncthreads();  // the temp storage is reused
+    const unsigned blockHi = Reduce(temp).Reduce(hi, ::cuda::maximum<unsigned>());
+    if (threadIdx.x == 0) {
+        atomicMin(out, blockLo);
+        atomicMax(out + 1, blockHi);
+    }
+}
+
+template <class T>
+double valueOfKey(unsigned k) {
+    if constexpr (std::is_same_v<T, float>) {
+        const unsigned b = (k & 0x80000000u) ? k & 0x7fffffffu : ~k;
+        float f;
+        std::memcpy(&f, &b, sizeof f);
+        return f;
+    } else {
+        return static_cast<double>(k);
+    }
+}
+
+template <class T>
+__global__ void thresholdPlane(DeviceImageView<const T> plane, double threshold, DeviceImageView<std::uint8_t> bin) {
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= plane.width || y >= plane.height) return;
+    bin.at(x, y) = static_cast<double>(plane.at(x, y)) > threshold ? 255 : 0;
+}
+
+template <class T>
+void copyPlane(DeviceImageView<const T> from, DeviceImageView<T> to, cudaStream_t s) {
+    LS_CUDA_CHECK(cudaMemcpy2DAsync(to.data, to.pitch, from.data, from.pitch, sizeof(T) * from.width, from.height,
+                                    cudaMemcpyDeviceToDevice, s));
+}
+
+template <class T>
+ResidentSweep sweepResidentT(const ResidentImage& srcImage, const SweepRequest& req, int chunkAngles,
+                             const ChunkStep& step, CudaContext& ctx) {
+    const int total = req.angles.count;
+    if (total < 1 || total > kMaxSweepAngles)
+        throw Error("a sweep takes 1 to " + std::to_string(kMaxSweepAngles) + " angles (got " + std::to_string(total) +
+                    ")");
+    const int chunk = chunkAngles < 1 ? total : std::min(chunkAngles, total);
+    const int W = srcImage.width(), H = srcImage.height();
+    const DeviceImageView<const T> src = srcImage.view<T>();
+    const cudaStream_t s = ctx.stream();
+    const bool bySup = req.op == MorphOp::Open || req.op == MorphOp::Erode;
+
+    ResidentSweep r;
+    r.angles = req.angles;
+    r.op = req.op;
+    const std::shared_ptr<ResidentImage> sup = std::make_shared<ResidentImage>(pixelTypeOf<T>(), W, H, ctx);
+    const std::shared_ptr<ResidentImage> inf = std::make_shared<ResidentImage>(pixelTypeOf<T>(), W, H, ctx);
+    const std::shared_ptr<ResidentImage> strength = std::make_shared<ResidentImage>(pixelTypeOf<T>(), W, H, ctx);
+    const std::shared_ptr<ResidentImage> arg = std::make_shared<ResidentImage>(PixelType::U16, W, H, ctx);
+    r.spectrum.resize(static_cast<std::size_t>(total));
+    if (!std::is_floating_point_v<T>) r.spectrumExact.resize(static_cast<std::size_t>(total));
+
+    if (step) step(0, total);
+    for (int k0 = 0; k0 < total; k0 += chunk) {
+        SweepRequest part = req;
+        part.angles = AngleSet{req.angles.angle(k0), req.angles.step, std::min(chunk, total - k0)};
+        const DeviceSweepResult<T> d = sweepDevice<T>(src, part, ctx);
+        if (k0 == 0) {
+            copyPlane<T>(d.sup, sup->view<T>(), s);
+            copyPlane<T>(d.inf, inf->view<T>(), s);
+            copyPlane<T>(d.strength, strength->view<T>(), s);
+            copyPlane<std::uint16_t>(d.argIndex, arg->view<std::uint16_t>(), s);
+        } else {
+            foldChunk<T><<<gridFor(W, H), kBlock, 0, s>>>(sup->view<T>(), inf->view<T>(), arg->view<std::uint16_t>(),
+                                                          d.sup, d.inf, d.argIndex, k0, bySup);
+            LS_CUDA_CHECK_LAUNCH("foldChunk");
+        }
+        LS_CUDA_CHECK(cudaMemcpyAsync(r.spectrum.data() + k0, d.spectrum, sizeof(double) * d.count,
+                                      cudaMemcpyDeviceToHost, s));
+        if (d.spectrumExact)
+            LS_CUDA_CHECK(cudaMemcpyAsync(r.spectrumExact.data() + k0, d.spectrumExact,
+                                          sizeof(std::int64_t) * d.count, cudaMemcpyDeviceToHost, s));
+        // The chunk's slots are reused by the next one and the spectrum lands in host memory:
+        // wait for this chunk before the next checkpoint (which may end the sweep).
+        ctx.synchronize();
+        if (step) step(k0 + part.angles.count, total);
+    }
+    if (chunk < total) {  // the strength of the first chunk alone is stale
+        strengthOf<T><<<gridFor(W, H), kBlock, 0, s>>>(sup->view<T>(), inf->view<T>(), strength->view<T>());
+        LS_CUDA_CHECK_LAUNCH("strengthOf");
+    }
+    auto* best = ctx.buffer(BufferSlot::Scratch).as<unsigned>(1);
+    LS_CUDA_CHECK(cudaMemsetAsync(best, 0, sizeof(unsigned), s));
+    const int blocks = std::max(1, std::min(4 * ctx.multiprocessors(), (W * H + 255) / 256));
+    maxOfPlane<T><<<blocks, 256, 0, s>>>(strength->view<T>(), best);
+    LS_CUDA_CHECK_LAUNCH("maxOfPlane");
+    unsigned bits = 0;
+    LS_CUDA_CHECK(cudaMemcpyAsync(&bits, best, sizeof bits, cudaMemcpyDeviceToHost, s));
+    ctx.synchronize();
+    if constexpr (std::is_same_v<T, float>) {
+        float f;
+        std::memcpy(&f, &bits, sizeof f);
+        r.maxStrength = f;
+    } else {
+        r.maxStrength = bits;
+    }
+    r.sup = std::move(sup);
+    r.inf = std::move(inf);
+    r.strength = std::move(strength);
+    r.argIndex = std::move(arg);
+    return r;
+}
+
+struct ReaderStream {
+    cudaStream_t stream = nullptr;
+    ReaderStream() {
+        int least = 0, greatest = 0;
+        LS_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+        LS_CUDA_CHECK(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, greatest));
+    }
+};
+
+}  // namespace
+
+ResidentImage::ResidentImage(PixelType type, int width, int height, CudaContext& ctx)
+    : type_(type), width_(width), height_(height), pitch_(devicePitch(width, elementSize(type))),
+      stream_(ctx.stream()) {
+    if (width <= 0 || height <= 0) throw Error("the image is empty");
+    const cudaError_t status = cudaMallocAsync(&data_, bytes(), stream_);
+    if (status == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        std::size_t freeBytes = 0, totalBytes = 0;
+        (void)cudaMemGetInfo(&freeBytes, &totalBytes);
+        throw Error("the GPU has too little free memory: " + std::to_string(bytes() >> 20) + " MiB needed, " +
+                    std::to_string(freeBytes >> 20) + " MiB free");
+    }
+    LS_CUDA_CHECK(status);
+}
+
+ResidentImage::~ResidentImage() {
+    if (data_) (void)cudaFreeAsync(data_, stream_);
+}
+
+template <class T>
+DeviceImageView<T> ResidentImage::view() {
+    if (pixelTypeOf<T>() != type_) throw Error("ResidentImage: the pixel type differs");
+    return {static_cast<T*>(data_), width_, height_, pitch_};
+}
+
+template <class T>
+DeviceImageView<const T> ResidentImage::view() const {
+    if (pixelTypeOf<T>() != type_) throw Error("ResidentImage: the pixel type differs");
+    return {static_cast<const T*>(data_), width_, height_, pitch_};
+}
+
+#define LS_INSTANTIATE(T)                                                                                    \
+    template DeviceImageView<T> ResidentImage::view<T>();                                                    \
+    template DeviceImageView<const T> ResidentImage::view<T>() const;                                        \
+    template std::shared_ptr<ResidentImage> uploadResident<T>(ImageView<const T>, CudaContext&);             \
+    template Image<T> downloadResident<T>(const ResidentImage&);
+
+template <class T>
+std::shared_ptr<ResidentImage> uploadResident(ImageView<const T> image, CudaContext& ctx) {
+    auto d = std::make_shared<ResidentImage>(pixelTypeOf<T>(), image.width, image.height, ctx);
+    ctx.upload(image.data, image.stride * static_cast<std::ptrdiff_t>(sizeof(T)), d->data(), d->pitch(),
+               sizeof(T) * static_cast<std::size_t>(image.width), image.height);
+    return d;
+}
+
+std::shared_ptr<ResidentImage> lineMorphResident(MorphOp op, const ResidentImage& src, const LineParams& line,
+                                                 LineAlgorithm algorithm, CudaContext& ctx) {
+    const Segment seg = segmentOf(line.length);
+    const LineFamily family = lineFamily(line.angle, src.width(), src.height());
+    auto dst = std::make_shared<ResidentImage>(src.type(), src.width(), src.height(), ctx);
+    visitPixelType(src.type(), [&](auto tag) {
+        using T = decltype(tag);
+        lineMorphDevice<T>(op, src.view<T>(), dst->view<T>(), family, seg, algorithm, ctx);
+    });
+    ctx.synchronize();
+    return dst;
+}
+
+ResidentSweep sweepResident(const ResidentImage& src, const SweepRequest& req, int chunkAngles, const ChunkStep& step,
+                            CudaContext& ctx) {
+    segmentOf(req.length);  // validates λ before any work, as sweep() does
+    return visitPixelType(src.type(), [&](auto tag) {
+        return sweepResidentT<decltype(tag)>(src, req, chunkAngles, step, ctx);
+    });
+}
+
+void findContoursResident(const ResidentImage& plane, double threshold, ContourMode mode, ContourApprox approx,
+                          Contours& out, ContourTimings* timings, CudaContext& ctx) {
+    // Temp2: free while contours run (the lock is held); the tracker's own buffers are Contour*.
+    const DeviceImageView<std::uint8_t> bin = ctx.image<std::uint8_t>(BufferSlot::Temp2, plane.width(), plane.height());
+    visitPixelType(plane.type(), [&](auto tag) {
+        using T = decltype(tag);
+        thresholdPlane<T><<<gridFor(plane.width(), plane.height()), kBlock, 0, ctx.stream()>>>(plane.view<T>(),
+                                                                                             threshold, bin);
+        LS_CUDA_CHECK_LAUNCH("thresholdPlane");
+    });
+    findContoursDevice(bin, mode, approx, ContourTuning{}, out, timings, ctx);
+}
+
+cudaStream_t readerStream() {
+    static const ReaderStream reader;
+    return reader.stream;
+}
+
+template <class T>
+Image<T> downloadResident(const ResidentImage& image) {
+    Image<T> out(image.width(), image.height());
+    const auto v = image.view<T>();
+    const cudaStream_t s = readerStream();
+    LS_CUDA_CHECK(cudaMemcpy2DAsync(out.data(), sizeof(T) * static_cast<std::size_t>(out.width()), v.data, v.pitch,
+                                    sizeof(T) * static_cast<std::size_t>(v.width), static_cast<std::size_t>(v.height),
+                                    cudaMemcpyDeviceToHost, s));
+    LS_CUDA_CHECK(cudaStreamSynchronize(s));
+    return out;
+}
+
+double residentPixel(const ResidentImage& image, int x, int y) {
+    if (x < 0 || y < 0 || x >= image.width() || y >= image.height()) return std::numeric_limits<double>::quiet_NaN();
+    return visitPixelType(image.type(), [&](auto tag) {
+        using T = decltype(tag);
+        T v{};
+        const cudaStream_t s = readerStream();
+        LS_CUDA_CHECK(cudaMemcpyAsync(&v, &image.view<T>().at(x, y), sizeof(T), cudaMemcpyDeviceToHost, s));
+        LS_CUDA_CHECK(cudaStreamSynchronize(s));
+        return static_cast<double>(v);
+    });
+}
+
+void residentMinMax(const ResidentImage& image, double* min, double* max) {
+    visitPixelType(image.type(), [&](auto tag) {
+        using T = decltype(tag);
+        const cudaStream_t s = readerStream();
+        // The reader stream's own two words: reads from any thread are serialised by the
+        // stream, and the host copy below waits for them.
+        static thread_local struct Words {
+            unsigned* p = nullptr;
+            Words() { LS_CUDA_CHECK(cudaMalloc(&p, 2 * sizeof(unsigned))); }
+        } words;
+        const unsigned init[2] = {~0u, 0u};
+        unsigned keys[2];
+        LS_CUDA_CHECK(cudaMemcpyAsync(words.p, init, sizeof init, cudaMemcpyHostToDevice, s));
+        const int n = image.width() * image.height();
+        minMaxOfPlane<T><<<std::max(1, std::min(1024, (n + 255) / 256)), 256, 0, s>>>(image.view<T>(), words.p);
+        LS_CUDA_CHECK_LAUNCH("minMaxOfPlane");
+        LS_CUDA_CHECK(cudaMemcpyAsync(keys, words.p, sizeof keys, cudaMemcpyDeviceToHost, s));
+        LS_CUDA_CHECK(cudaStreamSynchronize(s));
+        *min = valueOfKey<T>(keys[0]);
+        *max = valueOfKey<T>(keys[1]);
+    });
+}
+
+LS_INSTANTIATE(std::uint8_t)
+LS_INSTANTIATE(std::uint16_t)
+LS_INSTANTIATE(float)
+#undef LS_INSTANTIATE
+
+}  // namespace linescope::cuda
