@@ -222,7 +222,7 @@ def imread(path):
     float32, each with a warning (the CLI's note); signed integer pixels are refused.
     Raises OSError when the file cannot be read.
     """
-    image, notes = _linescope.imread(_os.fspath(path))
+    image, notes = _linescope.imread(_os.fsencode(path))
     for note in notes:
         _warnings.warn(note, stacklevel=2)
     return image
@@ -232,7 +232,7 @@ def imwrite(path, img):
     """Writes ``img`` to ``path`` as ``linescope-cli`` writes its outputs: atomically (the
     old file or the new one, never half of one), the format from the extension (.png,
     .tiff, .pgm, .pfm, ...; float32 needs .tiff or .pfm). Raises OSError."""
-    _linescope.imwrite(_os.fspath(path), img)
+    _linescope.imwrite(_os.fsencode(path), img)
 
 
 def resolve_backend(backend="auto"):

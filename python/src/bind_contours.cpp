@@ -32,6 +32,7 @@ E namedOrCv2(const py::handle& value, E (*parse)(const std::string&), std::initi
         } catch (const Error&) {
         }
     }
+    // The CLI's message; cv2's constants are for code that has them, and the docstring says so.
     throw py::value_error(expected + ", got " + std::string(py::repr(value)));
 }
 
@@ -39,13 +40,13 @@ ContourMode contourMode(const py::handle& mode) {
     return namedOrCv2<ContourMode>(mode, &parseContourMode,
                                    {{0, ContourMode::External}, {1, ContourMode::List}, {2, ContourMode::CComp},
                                     {3, ContourMode::Tree}},
-                                   "mode must be external, list, ccomp or tree (or cv2.RETR_*)");
+                                   "mode must be external, list, ccomp or tree");
 }
 
 ContourApprox contourApprox(const py::handle& approx) {
     return namedOrCv2<ContourApprox>(approx, &parseContourApprox,
                                      {{1, ContourApprox::None}, {2, ContourApprox::Simple}},
-                                     "approx must be none or simple (or cv2.CHAIN_APPROX_NONE/_SIMPLE)");
+                                     "approx must be none or simple");
 }
 
 // The threshold of the image as linescope-cli contours makes it: "pixel > T", or Otsu's split.

@@ -6,6 +6,8 @@
 
 #include "compute/orientation_field.h"
 
+#include <limits>
+
 namespace linescope::python {
 
 namespace {
@@ -15,7 +17,8 @@ py::dict orientationField(const py::object& image, const py::object& block, cons
     OrientationFieldParams p;
     p.blockSize = wholeNumber(block, "block", 1, 4096);
     p.length = length.is_none() ? 0 : segmentLength(length);
-    p.angleCount = wholeNumber(angleCount, "angle_count", 2, kMaxSweepAngles);
+    p.angleCount = wholeNumber(angleCount, "angle_count", 2, std::numeric_limits<int>::max());
+    requireAngleCount("angle_count", p.angleCount);
     p.smoothing = numberInRange(smoothing, "smoothing", 0, 100);
     if (method != "block" && method != "pixel")
         throw py::value_error("method must be block or pixel, got '" + method + "'");

@@ -19,13 +19,9 @@ py::dict skewOf(const py::object& page, const py::object& length, const py::obje
     p.refineRange = numberInRange(refineRange, "refine_range", 0, 10);
     p.refineStep = numberInRange(refineStep, "refine_step", 1e-4, 5);
     p.reduction = reduction.is_none() ? 0 : wholeNumber(reduction, "reduction", 0, 64);
-    if (p.refineRange > 0) {
-        const long long n = skewFineAngleCount(p.refineRange, p.refineStep);
-        if (n > kMaxSweepAngles)
-            throw py::value_error("refine_step " + shortNumber(p.refineStep) + " over refine_range " +
-                                  shortNumber(p.refineRange) + " gives " + std::to_string(n) + " angles; at most " +
-                                  std::to_string(kMaxSweepAngles) + " are allowed");
-    }
+    if (p.refineRange > 0)
+        requireAngleCount("refine_step " + shortNumber(p.refineStep) + " over refine_range " + shortNumber(p.refineRange),
+                          skewFineAngleCount(p.refineRange, p.refineStep));
     p.darkLines = !brightLines;
     const EngineOptions opt = engineOptions(backend, algorithm, threads);
     const InputImage in = inputImage(page);

@@ -110,10 +110,14 @@ AngleSet angleSet(const py::handle& angles, const std::string& name) {
         throw py::type_error(name + " must be a text such as \"0:180:1\", a number of angles or (start, step, count), got " +
                              reprOf(angles));
     }
-    if (set.count > kMaxSweepAngles)
-        throw py::value_error(name + " gives " + std::to_string(set.count) + " angles; at most " +
-                              std::to_string(kMaxSweepAngles) + " are allowed");
+    requireAngleCount(name, set.count);
     return set;
+}
+
+void requireAngleCount(const std::string& name, long long count) {
+    if (count > kMaxSweepAngles)
+        throw py::value_error(name + " gives " + std::to_string(count) + " angles; at most " +
+                              std::to_string(kMaxSweepAngles) + " are allowed");
 }
 
 MorphOp sweepOp(const std::string& op) {

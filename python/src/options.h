@@ -35,6 +35,9 @@ Backend resolvedBackend(const std::string& backend);
 // An angle set: the CLI's text ("0:180:1", stop excluded, or "N"), a whole number N (N angles
 // over 180°), or a (start, step, count) tuple; at most kMaxSweepAngles angles.
 AngleSet angleSet(const py::handle& angles, const std::string& name);
+// ValueError "NAME gives COUNT angles; at most kMaxSweepAngles are allowed" over the limit:
+// the one limit on angles of every function, as of every command.
+void requireAngleCount(const std::string& name, long long count);
 // op of a sweep: open, close, erode or dilate.
 MorphOp sweepOp(const std::string& op);
 // A number as printf's %g writes it, as the CLI's messages do.
