@@ -70,7 +70,7 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, libgl1, libegl1")
 if(LINESCOPE_PYTHON)
   # The Python package (python/CMakeLists.txt says why these are named by hand).
   string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", ${LINESCOPE_PYTHON_DEB_DEPENDS}")
-  set(_python_part "\nthe Python package (import linescope, for Debian's python3),")
+  set(_python_part "\nthe Python package for python3 (import linescope),")
 else()
   set(_python_part "")
 endif()
