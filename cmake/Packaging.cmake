@@ -67,6 +67,13 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # Loaded at run time, so dpkg-shlibdeps cannot see them: Qt's platform plugins (xcb, wayland)
 # and an OpenGL driver (Mesa's; NVIDIA's driver brings its own).
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, libgl1, libegl1")
+if(LINESCOPE_PYTHON)
+  # The Python package (python/CMakeLists.txt says why these are named by hand).
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", ${LINESCOPE_PYTHON_DEB_DEPENDS}")
+  set(_python_part "\nthe Python package for python3 (import linescope),")
+else()
+  set(_python_part "")
+endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgl1-mesa-dri, qt6-wayland")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "nvidia-driver")
 if(LINESCOPE_HAVE_CUDA)
@@ -92,5 +99,5 @@ traced from the results.
 It has ${_backends}.
 
 The package holds the desktop application (linescope), the command line
-(linescope-cli) with man pages, sample images and the user guide.")
+(linescope-cli) with man pages,${_python_part} sample images and the user guide.")
 include(CPack)

@@ -21,6 +21,8 @@ packages=(
   desktop-file-utils appstream libxml2-utils shared-mime-info  # validators of the desktop files (label packaging)
   groff-base                                     # renders the man pages (label docs)
   clang libclang-rt-14-dev                       # libFuzzer, ASan and UBSan for the fuzz targets (tests/fuzz, CI's fuzz step)
+  pybind11-dev python3-dev python3-numpy        # the Python package (python/: import linescope)
+  python3-pytest                                 # its tests (tests/python, label python)
 )
 
 if [ "${1:-}" = "--list" ]; then

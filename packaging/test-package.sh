@@ -8,6 +8,7 @@
 #     metadata, icons, man pages, samples);
 #   - linescope-cli runs on the installed samples: the skew of the music sheet (made at
 #     +1.5°) must come out within 0.1°, and an opening must write its image;
+#   - import linescope (when the package has the Python module) gives the CLI's skew there;
 #   - linescope --help answers without a display, and without one it refuses to start with a
 #     clear message instead of crashing;
 #   - the GUI starts under Xvfb, computes the orientation view of the fingerprint and saves a
@@ -145,6 +146,21 @@ echo "  ok open --angle 30 --length 31 wrote /tmp/open30.png"
 if in_root linescope-cli skew /tmp/does-not-exist.png 2>"$out/missing.stderr"; then die "a missing file succeeded"; fi
 grep -q "linescope-cli: error:" "$out/missing.stderr" || die "no clear message for a missing file"
 echo "  ok a missing file: $(cat "$out/missing.stderr")"
+
+step "import linescope (the Python package, when the package has it)"
+if dpkg-deb --contents "$deb" | grep -q '/dist-packages/linescope/__init__.py$'; then
+  # Its dependencies (python3, python3-numpy) came with the package; the same page's skew
+  # must come out as the command line's, to the last digit.
+  in_root python3 -c 'import linescope
+print(repr(linescope.skew(linescope.imread("/usr/share/linescope/samples/music_sheet.png")).angle))' \
+    >"$out/python-skew.txt" 2>&1 || { cat "$out/python-skew.txt"; die "import linescope and its skew in the root"; }
+  py_angle=$(cat "$out/python-skew.txt")
+  awk -v a="$angle" -v b="$py_angle" 'BEGIN { exit !(a != "" && a + 0 == b + 0) }' ||
+    die "linescope.skew gave '$py_angle', linescope-cli skew '$angle'"
+  echo "  ok import linescope; linescope.skew equals linescope-cli skew ($py_angle)"
+else
+  echo "  (no Python package in this .deb: it was built without LINESCOPE_PYTHON)"
+fi
 
 step "linescope (the desktop application)"
 in_root linescope --version

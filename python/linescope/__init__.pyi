@@ -1,0 +1,60 @@
+# Type stubs of the linescope package (the docstrings are in __init__.py).
+import os
+from typing import List, Literal, Optional, Protocol, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from ._results import (OrientationField as OrientationField, Skew as Skew, Spectrum as Spectrum,
+                       SpectrumPeak as SpectrumPeak, SweepResult as SweepResult)
+
+__version__: str
+MAX_SWEEP_ANGLES: int
+
+class Error(ValueError): ...
+
+# uint8, uint16 or float32, 2-D (bool too where contours take a mask).
+Image = npt.NDArray[Union[np.uint8, np.uint16, np.float32]]
+Backend = Literal["auto", "cpu", "cuda"]
+Algorithm = Literal["auto", "sheared", "vhgw", "fifo", "stack", "reference"]
+SweepOp = Literal["open", "close", "erode", "dilate"]
+# "start:stop:step" (stop excluded) or "N"; N; or (start, step, count).
+Angles = Union[str, int, Tuple[float, float, int], Sequence[float]]
+
+class _LineOperator(Protocol):
+    def __call__(self, img: npt.ArrayLike, angle: float = ..., length: Optional[int] = ..., *,
+                 backend: Backend = ..., algorithm: Algorithm = ..., threads: int = ...) -> Image: ...
+
+open: _LineOperator
+close: _LineOperator
+erode: _LineOperator
+dilate: _LineOperator
+tophat: _LineOperator
+
+def sweep(img: npt.ArrayLike, length: int, angles: Angles = ..., op: SweepOp = ..., *, backend: Backend = ...,
+          algorithm: Algorithm = ..., threads: int = ...) -> SweepResult: ...
+
+def spectrum(img: npt.ArrayLike, length: Optional[int] = ..., angles: Angles = ..., op: SweepOp = ..., *,
+             peaks: int = ..., min_prominence: float = ..., backend: Backend = ..., algorithm: Algorithm = ...,
+             threads: int = ...) -> Spectrum: ...
+
+def orientation_field(img: npt.ArrayLike, *, block: int = ..., length: Optional[int] = ..., angle_count: int = ...,
+                      smoothing: float = ..., method: Literal["block", "pixel"] = ..., backend: Backend = ...,
+                      algorithm: Algorithm = ..., threads: int = ...) -> OrientationField: ...
+
+def skew(page: npt.ArrayLike, *, length: Optional[int] = ..., angles: Angles = ..., refine_range: float = ...,
+         refine_step: float = ..., reduction: Optional[int] = ..., bright_lines: bool = ..., backend: Backend = ...,
+         algorithm: Algorithm = ..., threads: int = ...) -> Skew: ...
+def deskew(page: npt.ArrayLike, angle: float, *, border: Literal["replicate", "white"] = ...) -> Image: ...
+
+ContourMode = Union[Literal["external", "list", "ccomp", "tree"], int]
+ContourApprox = Union[Literal["none", "simple"], int]
+
+def contours(img: npt.ArrayLike, mode: ContourMode = ..., approx: ContourApprox = ..., *,
+             threshold: Optional[float] = ..., otsu: bool = ..., backend: Backend = ...,
+             threads: int = ...) -> Tuple[List[npt.NDArray[np.int32]], Optional[npt.NDArray[np.int32]]]: ...
+def otsu_threshold(img: npt.ArrayLike) -> float: ...
+def imread(path: Union[str, os.PathLike[str]]) -> Image: ...
+def imwrite(path: Union[str, os.PathLike[str]], img: npt.ArrayLike) -> None: ...
+def resolve_backend(backend: Backend = ...) -> Literal["cpu", "cuda"]: ...
+def backend_note() -> str: ...
