@@ -132,6 +132,7 @@ public:
     // host empties the other.
     void download(void* host, const void* device, std::size_t bytes) {
         if (bytes == 0) return;
+        cuda::CudaContext::countHostTraffic(bytes);
         constexpr std::size_t kChunk = 256u << 10;
         const std::size_t chunk = std::min(bytes, kChunk);
         auto* staging = static_cast<unsigned char*>(ctx_.staging().reserve(2 * chunk));
@@ -153,6 +154,7 @@ public:
 
     // From pageable memory: the call returns once the driver has taken the bytes.
     void upload(void* device, const void* host, std::size_t bytes) {
+        cuda::CudaContext::countHostTraffic(bytes);
         if (bytes) LS_CUDA_CHECK(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream_));
     }
 

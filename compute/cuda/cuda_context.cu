@@ -165,6 +165,7 @@ void CudaContext::requireDeviceMemory(std::size_t bytes, const char* what) const
 void CudaContext::upload(const void* host, std::ptrdiff_t hostStrideBytes, void* device, std::size_t pitch,
                          std::size_t rowBytes, int rows) {
     if (rows <= 0 || rowBytes == 0) return;
+    countHostTraffic(rowBytes * static_cast<std::size_t>(rows));
     const int rowsPerChunk = static_cast<int>(std::max<std::size_t>(1, kStagingChunk / rowBytes));
     const std::size_t half = static_cast<std::size_t>(rowsPerChunk) * rowBytes;
     auto* staging = static_cast<unsigned char*>(staging_.reserve(2 * half));
@@ -191,6 +192,7 @@ void CudaContext::upload(const void* host, std::ptrdiff_t hostStrideBytes, void*
 void CudaContext::download(const void* device, std::size_t pitch, void* host, std::ptrdiff_t hostStrideBytes,
                            std::size_t rowBytes, int rows) {
     if (rows <= 0 || rowBytes == 0) return;
+    countHostTraffic(rowBytes * static_cast<std::size_t>(rows));
     const int rowsPerChunk = static_cast<int>(std::max<std::size_t>(1, kStagingChunk / rowBytes));
     const std::size_t half = static_cast<std::size_t>(rowsPerChunk) * rowBytes;
     auto* staging = static_cast<unsigned char*>(staging_.reserve(2 * half));
@@ -217,6 +219,13 @@ void CudaContext::download(const void* device, std::size_t pitch, void* host, st
                         buf + static_cast<std::size_t>(r) * rowBytes, rowBytes);
     }
 }
+
+namespace {
+std::atomic<std::uint64_t> hostTrafficBytes{0};
+}
+
+std::uint64_t CudaContext::hostTraffic() { return hostTrafficBytes.load(); }
+void CudaContext::countHostTraffic(std::size_t bytes) { hostTrafficBytes.fetch_add(bytes); }
 
 void CudaContext::synchronize() { LS_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 

@@ -8,6 +8,8 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <string>
 
@@ -72,6 +74,12 @@ public:
     void download(const void* device, std::size_t pitch, void* host, std::ptrdiff_t hostStrideBytes,
                   std::size_t rowBytes, int rows);
     void synchronize();
+
+    // Bytes copied between host and device since the start, by every path of the engine
+    // (uploads, downloads, spectra, probes, contour points): the GPU pipeline's per-frame
+    // traffic is measured with it. Any thread.
+    static std::uint64_t hostTraffic();
+    static void countHostTraffic(std::size_t bytes);
 
     CudaContext(const CudaContext&) = delete;
     CudaContext& operator=(const CudaContext&) = delete;

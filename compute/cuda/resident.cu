@@ -167,6 +167,7 @@ ResidentSweep sweepResidentT(const ResidentImage& srcImage, const SweepRequest& 
                                                           d.sup, d.inf, d.argIndex, k0, bySup);
             LS_CUDA_CHECK_LAUNCH("foldChunk");
         }
+        CudaContext::countHostTraffic((sizeof(double) + (d.spectrumExact ? sizeof(std::int64_t) : 0)) * d.count);
         LS_CUDA_CHECK(cudaMemcpyAsync(r.spectrum.data() + k0, d.spectrum, sizeof(double) * d.count,
                                       cudaMemcpyDeviceToHost, s));
         if (d.spectrumExact)
@@ -187,6 +188,7 @@ ResidentSweep sweepResidentT(const ResidentImage& srcImage, const SweepRequest& 
     maxOfPlane<T><<<blocks, 256, 0, s>>>(strength->view<T>(), best);
     LS_CUDA_CHECK_LAUNCH("maxOfPlane");
     unsigned bits = 0;
+    CudaContext::countHostTraffic(sizeof bits);
     LS_CUDA_CHECK(cudaMemcpyAsync(&bits, best, sizeof bits, cudaMemcpyDeviceToHost, s));
     ctx.synchronize();
     if constexpr (std::is_same_v<T, float>) {
@@ -303,6 +305,7 @@ Image<T> downloadResident(const ResidentImage& image) {
     Image<T> out(image.width(), image.height());
     const auto v = image.view<T>();
     const cudaStream_t s = readerStream();
+    CudaContext::countHostTraffic(sizeof(T) * static_cast<std::size_t>(v.width) * v.height);
     LS_CUDA_CHECK(cudaMemcpy2DAsync(out.data(), sizeof(T) * static_cast<std::size_t>(out.width()), v.data, v.pitch,
                                     sizeof(T) * static_cast<std::size_t>(v.width), static_cast<std::size_t>(v.height),
                                     cudaMemcpyDeviceToHost, s));
@@ -316,6 +319,7 @@ double residentPixel(const ResidentImage& image, int x, int y) {
         using T = decltype(tag);
         T v{};
         const cudaStream_t s = readerStream();
+        CudaContext::countHostTraffic(sizeof(T));
         LS_CUDA_CHECK(cudaMemcpyAsync(&v, &image.view<T>().at(x, y), sizeof(T), cudaMemcpyDeviceToHost, s));
         LS_CUDA_CHECK(cudaStreamSynchronize(s));
         return static_cast<double>(v);
@@ -334,6 +338,7 @@ void residentMinMax(const ResidentImage& image, double* min, double* max) {
         } words;
         const unsigned init[2] = {~0u, 0u};
         unsigned keys[2];
+        CudaContext::countHostTraffic(sizeof init + sizeof keys);
         LS_CUDA_CHECK(cudaMemcpyAsync(words.p, init, sizeof init, cudaMemcpyHostToDevice, s));
         const int n = image.width() * image.height();
         minMaxOfPlane<T><<<std::max(1, std::min(1024, (n + 255) / 256)), 256, 0, s>>>(image.view<T>(), words.p);

@@ -12,10 +12,8 @@
 #include "render/headless/egl_context.h"
 #include "render/viewport_renderer.h"
 #if defined(LINESCOPE_HAVE_CUDA)
-#include "render/gpu_views.h"
-#if defined(LINESCOPE_HAVE_CUDA)
 #include "compute/cuda/resident.h"
-#endif
+#include "render/gpu_views.h"
 #endif
 #if defined(LINESCOPE_HAVE_IMGUI)
 #include "render/imgui_overlay.h"

@@ -1,0 +1,194 @@
+// GPU mode of the session (label gpu; skips without a usable CUDA device): one engine
+// computation per parameter change, on the device, whose planes stay there; and what every
+// consumer reads from them — the planes downloaded for an export, the spectrum, the probe's
+// pixels, the threshold range, the contours traced from the original, the result and the
+// sweep's planes — equals the CPU engine's on the same parameters, bit for bit.
+#include "app/session/device_planes.h"
+#include "app/session/planes.h"
+#include "app/session/session.h"
+#include "compute/cuda/cuda_context.h"
+#include "tests/support/random_images.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+
+using namespace linescope;
+using namespace linescope::session;
+
+namespace {
+
+template <class T>
+Image<T> sourceImage(int w, int h, std::uint64_t seed) {
+    if constexpr (std::is_same_v<T, float>) return test::finiteFloatImage(w, h, seed, test::ImageKind::Noise);
+    else return test::randomImage<T>(w, h, seed);
+}
+
+template <class T>
+bool samePixels(const Image<T>& a, const Image<T>& b) {
+    if (a.width() != b.width() || a.height() != b.height()) return false;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x)
+            if (std::memcmp(&a.at(x, y), &b.at(x, y), sizeof(T)) != 0) return false;
+    return true;
+}
+
+bool sameContours(const Contours& a, const Contours& b) {
+    if (a.points.size() != b.points.size()) return false;
+    for (std::size_t i = 0; i < a.points.size(); ++i)
+        if (a.points[i].x != b.points[i].x || a.points[i].y != b.points[i].y) return false;
+    return a.offsets == b.offsets && a.next == b.next && a.previous == b.previous && a.firstChild == b.firstChild &&
+           a.parent == b.parent && a.hole == b.hole;
+}
+
+template <class T>
+Image<std::uint8_t> binaryOf(const Image<T>& img, double t) {
+    Image<std::uint8_t> bin(img.width(), img.height());
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) bin.at(x, y) = static_cast<double>(img.at(x, y)) > t ? 255 : 0;
+    return bin;
+}
+
+}  // namespace
+
+class TestGpuSession : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<Session> session_;
+
+    // Waits until the session is idle and returns the newest snapshot of `kind`.
+    SnapshotPtr settle(RequestKind kind) {
+        QElapsedTimer t;
+        t.start();
+        do {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        } while ((session_->queue().busy() || !session_->latest(kind)) && t.elapsed() < 60000);
+        QCoreApplication::processEvents();  // the published signals, and the contours they submit
+        while (session_->queue().busy() && t.elapsed() < 60000) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        QCoreApplication::processEvents();
+        return session_->latest(kind);
+    }
+
+    template <class T>
+    void consumersMatchCpu() {
+        const int w = 193, h = 131;
+        const Image<T> img = sourceImage<T>(w, h, 41);
+        session_->setImage(AnyImage(Image<T>::copyOf(img.cview())));
+        EngineOptions cpu;
+        cpu.backend = Backend::Cpu;
+        std::mt19937_64 rng(5);
+        for (int trial = 0; trial < 4; ++trial) {
+            const double angle = std::uniform_real_distribution<double>(0, 180)(rng);
+            const int length = std::uniform_int_distribution<int>(1, 45)(rng);
+            const MorphOp op = trial % 2 ? MorphOp::Close : MorphOp::Open;
+            session_->setOp(op);
+            session_->setAngle(angle);
+            session_->setLength(length);
+            const SnapshotPtr r = settle(RequestKind::Result);
+            const SnapshotPtr s = settle(RequestKind::Sweep);
+            QVERIFY(r && r->ok() && s && s->ok());
+            QVERIFY2(onDevice(*r) && onDevice(*s), "GPU mode keeps the planes on the device");
+            QVERIFY(!r->result && !s->sweep);  // nothing came down by itself
+
+            const Image<T> want = lineMorph<T>(op, img.cview(), {angle, length}, cpu);
+            QVERIFY(samePixels(std::get<Image<T>>(*hostResult(*r)), want));
+            const SweepResult<T> ws = sweep<T>(img.cview(), {op, length, session_->parameters().angles}, cpu);
+            const auto& gs = std::get<SweepResult<T>>(*hostSweep(*s));
+            QVERIFY(samePixels(gs.sup, ws.sup));
+            QVERIFY(samePixels(gs.inf, ws.inf));
+            QVERIFY(samePixels(gs.strength, ws.strength));
+            QVERIFY(samePixels(gs.argIndex, ws.argIndex));
+            if constexpr (!std::is_same_v<T, float>) QCOMPARE(s->spectrum->exact, ws.spectrumExact);
+            QCOMPARE(s->spectrum->values.size(), ws.spectrum.size());
+
+            for (int k = 0; k < 20; ++k) {  // the probe
+                const int x = std::uniform_int_distribution<int>(0, w - 1)(rng);
+                const int y = std::uniform_int_distribution<int>(0, h - 1)(rng);
+                QCOMPARE(pixelOf(*r, ContourSource::Result, x, y), static_cast<double>(want.at(x, y)));
+                QCOMPARE(pixelOf(*s, ContourSource::Supremum, x, y), static_cast<double>(ws.sup.at(x, y)));
+                QCOMPARE(pixelOf(*s, ContourSource::Strength, x, y), static_cast<double>(ws.strength.at(x, y)));
+                QCOMPARE(orientationOf(*s, x, y), ws.orientation(x, y));
+            }
+            double lo = 0, hi = 0;
+            QVERIFY(rangeOf(*s, ContourSource::Infimum, &lo, &hi));
+            const auto [mn, mx] = std::minmax_element(ws.inf.pixels().begin(), ws.inf.pixels().end());
+            QCOMPARE(lo, static_cast<double>(*mn));
+            QCOMPARE(hi, static_cast<double>(*mx));
+
+            // Contours from each source, traced on the device, as the CPU traces the same plane.
+            for (const ContourSource src : kContourSources) {
+                const double t = std::is_same_v<T, float> ? 0.1 : std::is_same_v<T, std::uint8_t> ? 120 : 30000;
+                session_->setThreshold(t);
+                session_->setContourSource(src);
+                const SnapshotPtr c = settle(RequestKind::Contours);
+                QVERIFY(c && c->ok());
+                QCOMPARE(c->request.contourSource, src);
+                const Image<T>& plane = src == ContourSource::Original ? img
+                                        : src == ContourSource::Result ? want
+                                        : src == ContourSource::Supremum ? ws.sup
+                                        : src == ContourSource::Infimum ? ws.inf
+                                                                        : ws.strength;
+                const auto& cp = std::get<ContourParams>(c->request.params);
+                Contours expected;
+                ContourFinder(cpu).find(binaryOf(plane, t).cview(), cp.mode, cp.approx, expected);
+                QVERIFY(expected.size() > 0);  // a threshold that leaves something to trace
+                QVERIFY2(sameContours(*c->contours, expected),
+                         qPrintable(QString("contours of the %1").arg(contourSourceName(src))));
+            }
+            session_->setContourSource(ContourSource::Original);
+        }
+    }
+
+private slots:
+    void initTestCase() {
+        std::string why;
+        if (!cuda::CudaContext::usable(&why)) QSKIP(qPrintable("no usable CUDA device: " + QString::fromStdString(why)));
+        EngineQueue::Options o;
+        o.engine.backend = Backend::Cuda;
+        o.deviceResident = true;
+        o.deviceSweepChunkAngles = 7;  // many chunks: the device fold is exercised
+        session_ = std::make_unique<Session>(o);
+        session_->setLive(RequestKind::Skew, false);
+        QVERIFY(session_->deviceResident());
+        session_->setAngleSet(AngleSet{0, 1.5, 120});
+    }
+    void cleanupTestCase() { session_.reset(); }
+
+    void consumersU8() { consumersMatchCpu<std::uint8_t>(); }
+    void consumersU16() { consumersMatchCpu<std::uint16_t>(); }
+    void consumersF32() { consumersMatchCpu<float>(); }
+
+    // One parameter change, one engine computation of each view that depends on it, and the
+    // source image is uploaded once per image.
+    void oneComputationPerChange() {
+        session_->setImage(AnyImage(test::randomImage<std::uint8_t>(320, 200, 9)));
+        settle(RequestKind::Sweep);
+        const EngineQueue& q = session_->queue();
+        for (const double angle : {10.0, 20.5, 33.0}) {
+            const auto before = q.computations(RequestKind::Result);
+            const auto sweeps = q.computations(RequestKind::Sweep);
+            const auto traffic = cuda::CudaContext::hostTraffic();
+            session_->setAngle(angle);
+            settle(RequestKind::Result);
+            QCOMPARE(q.computations(RequestKind::Result), before + 1);
+            QCOMPARE(q.computations(RequestKind::Sweep), sweeps);  // the angle is not the sweep's
+            QVERIFY2(cuda::CudaContext::hostTraffic() - traffic < 4096, "no plane crossed the bus");
+        }
+        for (const int length : {9, 31}) {
+            const auto results = q.computations(RequestKind::Result);
+            const auto sweeps = q.computations(RequestKind::Sweep);
+            session_->setLength(length);
+            settle(RequestKind::Sweep);
+            QCOMPARE(q.computations(RequestKind::Result), results + 1);
+            QCOMPARE(q.computations(RequestKind::Sweep), sweeps + 1);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGpuSession)
+#include "test_gpu_session.moc"
