@@ -10,6 +10,7 @@
 #include "compute/line_morph.h"
 #include "compute/sweep.h"
 #include "render/headless/egl_context.h"
+#include "tests/bench/latency_support.h"
 #include "render/viewport_renderer.h"
 #if defined(LINESCOPE_HAVE_CUDA)
 #include "compute/cuda/resident.h"
@@ -33,6 +34,7 @@
 #include <vector>
 
 using namespace linescope;
+using namespace linescope::bench;
 using namespace linescope::render;
 
 namespace {
@@ -67,21 +69,6 @@ Options parse(int argc, char** argv) {
     return o;
 }
 
-// A fingerprint-like test image: ridges whose orientation turns across the image, plus noise.
-Image<std::uint8_t> ridges(int w, int h) {
-    Image<std::uint8_t> img(w, h);
-    std::mt19937 rng(3);
-    std::uniform_int_distribution<int> noise(-20, 20);
-    const double cx = w / 2.0, cy = h / 2.0, period = 9.0;
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) {
-            const double r = std::hypot(x - cx, y - cy);
-            const double v = 128 + 90 * std::sin(2 * std::numbers::pi * (r / period + 0.002 * x));
-            img.at(x, y) = static_cast<std::uint8_t>(std::clamp(static_cast<int>(v) + noise(rng), 0, 255));
-        }
-    return img;
-}
-
 struct Stats {
     double p50 = 0, p95 = 0, max = 0;
     int frames = 0;
@@ -91,18 +78,10 @@ Stats statsOf(std::vector<double> ms) {
     Stats s;
     s.frames = static_cast<int>(ms.size());
     if (ms.empty()) return s;
-    std::sort(ms.begin(), ms.end());
-    auto at = [&](double q) { return ms[std::min(ms.size() - 1, static_cast<std::size_t>(std::ceil(q * static_cast<double>(ms.size()))) - 1)]; };
-    s.p50 = at(0.5);
-    s.p95 = at(0.95);
-    s.max = ms.back();
+    s.p50 = percentile(ms, 0.5);
+    s.p95 = percentile(ms, 0.95);
+    s.max = percentile(ms, 1.0);
     return s;
-}
-
-void writePpm(const std::string& path, const std::vector<std::uint8_t>& rgba, int w, int h) {
-    std::ofstream f(path, std::ios::binary);
-    f << "P6\n" << w << " " << h << "\n255\n";
-    for (std::size_t i = 0; i < rgba.size(); i += 4) f.write(reinterpret_cast<const char*>(&rgba[i]), 3);
 }
 
 class Bench {

@@ -15,6 +15,7 @@
 #include "app/session/planes.h"
 #include "app/session/session.h"
 #include "render/headless/egl_context.h"
+#include "tests/bench/latency_support.h"
 #include "ui/viewport_controller.h"
 #if defined(LINESCOPE_HAVE_CUDA)
 #include "compute/cuda/cuda_context.h"
@@ -34,6 +35,7 @@
 #include <vector>
 
 using namespace linescope;
+using namespace linescope::bench;
 using namespace linescope::session;
 
 namespace {
@@ -69,35 +71,8 @@ Options parse(const QStringList& args) {
     return o;
 }
 
-// A fingerprint-like image: ridges whose orientation turns across the image, plus noise.
-Image<std::uint8_t> ridges(int w, int h) {
-    Image<std::uint8_t> img(w, h);
-    std::mt19937 rng(3);
-    std::uniform_int_distribution<int> noise(-20, 20);
-    const double cx = w / 2.0, cy = h / 2.0, period = 9.0;
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) {
-            const double r = std::hypot(x - cx, y - cy);
-            const double v = 128 + 90 * std::sin(2 * std::numbers::pi * (r / period + 0.002 * x));
-            img.at(x, y) = static_cast<std::uint8_t>(std::clamp(static_cast<int>(v) + noise(rng), 0, 255));
-        }
-    return img;
-}
-
-double percentile(std::vector<double> v, double q) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size()))) - 1)];
-}
-
 double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-void writePpm(const std::string& path, const std::vector<std::uint8_t>& rgba, int w, int h) {
-    std::ofstream f(path, std::ios::binary);
-    f << "P6\n" << w << " " << h << "\n255\n";
-    for (std::size_t i = 0; i < rgba.size(); i += 4) f.write(reinterpret_cast<const char*>(&rgba[i]), 3);
 }
 
 std::uint64_t hostTraffic() {

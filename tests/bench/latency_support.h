@@ -1,0 +1,46 @@
+// What the latency benchmarks share: their test image, percentiles and PPM screenshots.
+#pragma once
+
+#include "compute/image.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace linescope::bench {
+
+// A fingerprint-like test image: ridges whose orientation turns across the image, plus noise.
+inline Image<std::uint8_t> ridges(int w, int h) {
+    Image<std::uint8_t> img(w, h);
+    std::mt19937 rng(3);
+    std::uniform_int_distribution<int> noise(-20, 20);
+    const double cx = w / 2.0, cy = h / 2.0, period = 9.0;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const double r = std::hypot(x - cx, y - cy);
+            const double v = 128 + 90 * std::sin(2 * std::numbers::pi * (r / period + 0.002 * x));
+            img.at(x, y) = static_cast<std::uint8_t>(std::clamp(static_cast<int>(v) + noise(rng), 0, 255));
+        }
+    return img;
+}
+
+// The q-quantile (0 < q <= 1) of the samples, nearest rank; 0 when there are none.
+inline double percentile(std::vector<double> v, double q) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size()))) - 1)];
+}
+
+// An RGBA frame as a binary PPM (alpha dropped).
+inline void writePpm(const std::string& path, const std::vector<std::uint8_t>& rgba, int w, int h) {
+    std::ofstream f(path, std::ios::binary);
+    f << "P6\n" << w << " " << h << "\n255\n";
+    for (std::size_t i = 0; i < rgba.size(); i += 4) f.write(reinterpret_cast<const char*>(&rgba[i]), 3);
+}
+
+}  // namespace linescope::bench
