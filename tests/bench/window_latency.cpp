@@ -11,7 +11,7 @@
 // the textures (interop writes on the GPU path, pixel-buffer uploads on the CPU path) and draw.
 //
 //   linescope-window-latency [--backend cuda|cpu] [--size WxH] [--viewport WxH]
-//                            [--frames N] [--sweep-frames N] [--out DIR]
+//                            [--frames N] [--sweep-frames N] [--sweep-chunk N] [--out DIR]
 #include "app/session/planes.h"
 #include "app/session/session.h"
 #include "render/headless/egl_context.h"
@@ -24,6 +24,7 @@
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -46,6 +47,7 @@ struct Options {
     int viewW = 1920, viewH = 1080;
     int frames = 60;
     int sweepFrames = 20;
+    int sweepChunk = EngineQueue::Options{}.deviceSweepChunkAngles;  // angles between two cancellation checks (GPU)
     std::string out = ".";
 };
 
@@ -64,6 +66,7 @@ Options parse(const QStringList& args) {
         else if (a == "--viewport") { if (!parseSize(next().c_str(), &o.viewW, &o.viewH)) throw Error("--viewport WxH"); }
         else if (a == "--frames") o.frames = std::max(2, std::stoi(next()));
         else if (a == "--sweep-frames") o.sweepFrames = std::max(2, std::stoi(next()));
+        else if (a == "--sweep-chunk") o.sweepChunk = std::stoi(next());
         else if (a == "--out") o.out = next();
         else throw Error("unknown option " + a);
     }
@@ -89,6 +92,7 @@ public:
         EngineQueue::Options eo;
         eo.engine.backend = o.backend == "cuda" ? Backend::Cuda : Backend::Cpu;
         eo.deviceResident = o.backend == "cuda";
+        eo.deviceSweepChunkAngles = o.sweepChunk;
         session_ = std::make_unique<Session>(eo);
         gl_.load(&render::EglContext::procAddress);
         viewport_.initialize(&render::EglContext::procAddress);
@@ -114,6 +118,7 @@ public:
             case RequestKind::Contours:
                 viewport_.setContours(s->contours);
                 contourCount_ = s->contours->size();  // the contour list's rows
+                contourPoints_ = s->contours->points.size();
                 break;
             case RequestKind::Skew: break;
             }
@@ -157,7 +162,9 @@ public:
                     percentile(engine, 0.5), percentile(interop, 0.5), percentile(draw, 0.5),
                     o_.backend == "cuda" ? std::to_string(static_cast<int>(std::lround(kbPerFrame))).c_str() : "-");
         std::fflush(stdout);
-        writePpm(o_.out + "/" + o_.backend + "-" + name + ".ppm", egl_.readPixels(), o_.viewW, o_.viewH);
+        std::string file = o_.backend + "-" + name;
+        std::replace_if(file.begin(), file.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '-');
+        writePpm(o_.out + "/" + file + ".ppm", egl_.readPixels(), o_.viewW, o_.viewH);
     }
 
     void run() {
@@ -182,8 +189,8 @@ public:
         session_->setLive(RequestKind::Contours, true);
         waitForEngine();
         drag("threshold drag, contours shown", o_.frames, [&](int i) { session_->setThreshold(60 + i % 130); });
-        std::printf("\n(last frame: %zu contours listed, %zu spectrum values, probe at the centre %.0f)\n",
-                    contourCount_, spectrum_.size(), probe_.value);
+        std::printf("\n(last frame: %zu contours of %zu points listed, %zu spectrum values, probe at the centre %.0f)\n",
+                    contourCount_, contourPoints_, spectrum_.size(), probe_.value);
     }
 
 private:
@@ -216,7 +223,7 @@ private:
     ui::ViewportController viewport_;
     render::GlFunctions gl_{};
     std::vector<std::int64_t> spectrum_;
-    std::size_t contourCount_ = 0;
+    std::size_t contourCount_ = 0, contourPoints_ = 0;
     ui::ProbeValues probe_;
     double engineMs_ = 0;
 };

@@ -122,17 +122,20 @@ class TestGpuSession : public QObject {
 
             // Contours from each source, traced on the device, as the CPU traces the same plane.
             for (const ContourSource src : kContourSources) {
-                const double t = std::is_same_v<T, float> ? 0.1 : std::is_same_v<T, std::uint8_t> ? 120 : 30000;
-                session_->setThreshold(t);
-                session_->setContourSource(src);
-                const SnapshotPtr c = settle(RequestKind::Contours);
-                QVERIFY(c && c->ok());
-                QCOMPARE(c->request.contourSource, src);
                 const Image<T>& plane = src == ContourSource::Original ? img
                                         : src == ContourSource::Result ? want
                                         : src == ContourSource::Supremum ? ws.sup
                                         : src == ContourSource::Infimum ? ws.inf
                                                                         : ws.strength;
+                // Halfway through the plane's values: something on both sides to trace.
+                const auto [pmin, pmax] = std::minmax_element(plane.pixels().begin(), plane.pixels().end());
+                const double t = (static_cast<double>(*pmin) + static_cast<double>(*pmax)) / 2;
+                session_->setThreshold(t);
+                session_->setContourSource(src);
+                const SnapshotPtr c = settle(RequestKind::Contours);
+                QVERIFY(c && c->ok());
+                QCOMPARE(c->request.contourSource, src);
+                QCOMPARE(std::get<ContourParams>(c->request.params).threshold, t);
                 const auto& cp = std::get<ContourParams>(c->request.params);
                 Contours expected;
                 ContourFinder(cpu).find(binaryOf(plane, t).cview(), cp.mode, cp.approx, expected);
