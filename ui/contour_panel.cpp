@@ -55,7 +55,7 @@ bool writeFile(const QString& path, const std::function<std::string()>& text, QS
 
 ContourPanel::ContourPanel(QWidget* parent) : QWidget(parent) {
     sourceCombo_ = new QComboBox(this);
-    for (const auto s : session::kContourSources) sourceCombo_->addItem(tr(session::contourSourceName(s)), static_cast<int>(s));
+    for (const auto s : session::kPlanes) sourceCombo_->addItem(tr(session::planeName(s)), static_cast<int>(s));
     sourceCombo_->setToolTip(tr("The view whose pixels are thresholded and traced"));
 
     buildThresholdRow();
@@ -119,7 +119,7 @@ ContourPanel::ContourPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(table_, 1);
 
     connect(sourceCombo_, &QComboBox::currentIndexChanged, this, [this] {
-        source_ = static_cast<session::ContourSource>(sourceCombo_->currentData().toInt());
+        source_ = static_cast<session::Plane>(sourceCombo_->currentData().toInt());
         emit sourceChanged(source_);
     });
     connect(modeCombo_, &QComboBox::currentIndexChanged, this, [this] { emit modeChanged(mode()); });
@@ -204,7 +204,7 @@ void ContourPanel::changeThreshold(double threshold, bool fromSlider, bool fromS
 }
 
 void ContourPanel::setThreshold(double threshold) { changeThreshold(threshold, false, false); }
-void ContourPanel::setSource(session::ContourSource source) { selectData(sourceCombo_, source); }
+void ContourPanel::setSource(session::Plane source) { selectData(sourceCombo_, source); }
 void ContourPanel::setMode(ContourMode mode) { selectData(modeCombo_, mode); }
 void ContourPanel::setApprox(ContourApprox approx) { selectData(approxCombo_, approx); }
 void ContourPanel::setContoursVisible(bool visible) { visibleCheck_->setChecked(visible); }

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "app/io/contour_export.h"
-#include "app/session/contour_source.h"
+#include "app/session/plane.h"
 #include "compute/contours/contours.h"
 
 #include <QColor>
@@ -43,7 +43,7 @@ public:
 
     // The controls' values. Defaults: Original, threshold 127 over 0…255 (integer), list,
     // simple (the session's ContourParams), contours hidden (MainWindow remembers the choice).
-    session::ContourSource source() const { return source_; }
+    session::Plane source() const { return source_; }
     double threshold() const { return threshold_; }
     ContourMode mode() const;
     ContourApprox approx() const;
@@ -62,7 +62,7 @@ public:
     // The setters move the widgets and emit the matching signal when the value changes, as a
     // user's change does (so the owner has one path: e.g. Otsu → setThreshold → thresholdChanged).
     void setThreshold(double threshold);
-    void setSource(session::ContourSource source);
+    void setSource(session::Plane source);
     void setMode(ContourMode mode);
     void setApprox(ContourApprox approx);
     void setContoursVisible(bool visible);
@@ -103,7 +103,7 @@ public:
     ContourTableModel* model() const { return model_; }
 
 signals:
-    void sourceChanged(linescope::session::ContourSource source);
+    void sourceChanged(linescope::session::Plane source);
     void thresholdChanged(double threshold);
     void otsuRequested();
     void modeChanged(linescope::ContourMode mode);
@@ -131,7 +131,7 @@ private:
     QTableView* table_ = nullptr;
     ContourTableModel* model_ = nullptr;
 
-    session::ContourSource source_ = session::ContourSource::Original;
+    session::Plane source_ = session::Plane::Original;
     double threshold_ = 127;
     double lo_ = 0, hi_ = 255;
     bool integer_ = true;

@@ -72,17 +72,17 @@ int angleUnits(double degrees) {
 
 // How the view `v` was made, for Export View's name and the file's text: the result's
 // parameters from its snapshot, a sweep view's from the sweep's, none for the original.
-io::ExportRecipe recipeOfView(ViewKind v, const session::Snapshot* result, const session::Snapshot* sweep,
+io::ExportRecipe recipeOfView(Plane v, const session::Snapshot* result, const session::Snapshot* sweep,
                               const QString& file) {
     io::ExportRecipe r;
     r.source = QFileInfo(file).fileName().toStdString();
-    r.view = QString::fromLatin1(viewKindName(v)).toLower().toStdString();
-    if (v == ViewKind::Result && result) {
+    r.view = QString::fromLatin1(planeName(v)).toLower().toStdString();
+    if (v == Plane::Result && result) {
         const auto& p = std::get<session::ResultParams>(result->request.params);
         r.op = morphOpName(p.op);
         r.angle = p.line.angle;
         r.length = p.line.length;
-    } else if (v != ViewKind::Original && v != ViewKind::Result && sweep) {
+    } else if (v != Plane::Original && v != Plane::Result && sweep) {
         const auto& p = std::get<session::SweepParams>(sweep->request.params).sweep;
         r.op = morphOpName(p.op);
         r.length = p.length;
@@ -310,7 +310,7 @@ void MainWindow::buildControls() {
         if (i >= 0) setOperator(static_cast<MorphOp>(opCombo_->itemData(i).toInt()));
     });
 
-    connect(viewControls_, &ViewControls::viewChanged, this, [this](ViewKind v) {
+    connect(viewControls_, &ViewControls::viewChanged, this, [this](Plane v) {
         viewport_->setView(v);
         updateLiveViews();
     });
@@ -357,12 +357,12 @@ void MainWindow::updateOverlayInfo() {
 
 void MainWindow::updateLiveViews() {
     if (!spectrumDock_ || !contourDock_) return;  // still building
-    const ViewKind v = viewControls_->view();
-    const bool sweepView = v != ViewKind::Original && v != ViewKind::Result;
+    const Plane v = viewControls_->view();
+    const bool sweepView = v != Plane::Original && v != Plane::Result;
     const bool spectrumShown = spectrumDock_->isVisible();
     const bool contoursShown = contourDock_->isVisible() && contourPanel_->contoursVisible();
-    const session::ContourSource src = contourPanel_->source();
-    const bool contoursFromSweep = src != session::ContourSource::Original && src != session::ContourSource::Result;
+    const session::Plane src = contourPanel_->source();
+    const bool contoursFromSweep = src != session::Plane::Original && src != session::Plane::Result;
     session_->setLive(session::RequestKind::Sweep, sweepView || spectrumShown || (contoursShown && contoursFromSweep));
     session_->setLive(session::RequestKind::Skew, spectrumShown);
     session_->setLive(session::RequestKind::Contours, contoursShown);
@@ -563,31 +563,27 @@ void MainWindow::exportView() {
 
 bool MainWindow::writeView(const QString& path, QString* error) const {
     try {
-        const ViewKind v = viewControls_->view();
+        const Plane v = viewControls_->view();
         cv::Mat out;
-        if (v == ViewKind::Original || v == ViewKind::Result) {
-            const auto img = v == ViewKind::Original ? session_->image()
+        if (v == Plane::Original || v == Plane::Result) {
+            const auto img = v == Plane::Original ? session_->image()
                                                      : (viewport_->snapshot() ? session::hostResult(*viewport_->snapshot()) : nullptr);
-            if (!img) throw io::IoError("there is no " + std::string(v == ViewKind::Original ? "image" : "result") + " yet");
+            if (!img) throw io::IoError("there is no " + std::string(v == Plane::Original ? "image" : "result") + " yet");
             out = session::matOf(*img);
         } else {
+            // An export is the one consumer that needs a whole plane on the host (GPU mode
+            // downloads it here, once).
             const auto snap = viewport_->sweepSnapshot();
-            // An export is the one consumer that needs the whole planes on the host (GPU
-            // mode downloads them here, once).
-            const auto sweep = snap ? session::hostSweep(*snap) : nullptr;
-            if (!sweep) throw io::IoError("the sweep has not finished yet");
-            out = std::visit([&](const auto& s) -> cv::Mat {
-                switch (v) {
-                case ViewKind::Supremum: return io::matOf(s.sup);
-                case ViewKind::Infimum: return io::matOf(s.inf);
-                case ViewKind::Strength: return io::matOf(s.strength);
-                default: break;
-                }
-                RgbImage rgb = orientationColours(s);
-                cv::Mat bgr;  // imwrite wants BGR
-                cv::cvtColor(cv::Mat(rgb.height, rgb.width, CV_8UC3, rgb.rgb.data()), bgr, cv::COLOR_RGB2BGR);
-                return bgr;
-            }, *sweep);
+            if (!snap) throw io::IoError("the sweep has not finished yet");
+            if (v == Plane::Orientation) {
+                const auto sweep = session::hostSweep(*snap);
+                RgbImage rgb = std::visit([](const auto& s) { return orientationColours(s); }, *sweep);
+                cv::cvtColor(cv::Mat(rgb.height, rgb.width, CV_8UC3, rgb.rgb.data()), out, cv::COLOR_RGB2BGR);  // imwrite wants BGR
+            } else {
+                const auto plane = session::planeOf(*snap, v);
+                if (!plane) throw io::IoError("the sweep has not finished yet");
+                out = std::visit([](const auto& view) { return io::matOf(view); }, plane->view);
+            }
         }
         io::requireWritable(path.toStdString(), out.depth(), out.channels());
         io::writeImage(path.toStdString(), out,
@@ -607,7 +603,7 @@ void MainWindow::loadSettings() {
     if (s.contains("params/angle")) setAngle(s.value("params/angle").toDouble());
     if (s.contains("params/length")) setLength(s.value("params/length").toInt());
     if (s.contains("params/op")) setOperator(static_cast<MorphOp>(s.value("params/op").toInt()));
-    if (s.contains("view/kind")) viewControls_->setView(static_cast<ViewKind>(s.value("view/kind").toInt()));
+    if (s.contains("view/kind")) viewControls_->setView(static_cast<Plane>(s.value("view/kind").toInt()));
     if (s.contains("view/compare"))
         viewControls_->setCompareMode(static_cast<CompareMode>(s.value("view/compare").toInt()));
     if (s.contains("sweep/count"))

@@ -14,7 +14,7 @@
 // on a worker thread).
 #pragma once
 
-#include "app/session/contour_source.h"
+#include "app/session/plane.h"
 #include "app/session/session.h"
 #include "ui/task_recipes.h"
 
@@ -150,11 +150,10 @@ private:
     void buildDocks();
     void buildExportMenu(QMenu* file);
     void onDockSnapshot(session::RequestKind kind, const session::SnapshotPtr& snapshot);
-    // The contour source's pixels on the host (Otsu), kept alive by *keepAlive; empty when
-    // the source's snapshot has not come yet.
-    cv::Mat contourSourceMat(session::SnapshotPtr* keepAlive) const;
+    // A copy of the contour source's pixels (Otsu); empty when its snapshot has not come yet.
+    cv::Mat contourSourceMat() const;
     void refreshContourRange();   // the threshold control's range from the source plane
-    void refreshContourSource();  // the range, and the session's source
+    void refreshPlane();  // the range, and the session's source
     void deskew(double skewAngle);
     void undoDeskew();
     bool isLive(session::RequestKind kind) const;

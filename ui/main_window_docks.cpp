@@ -74,7 +74,7 @@ void MainWindow::buildDocks() {
         session_->setContourParams(p);
     });
     connect(contourPanel_, &ContourPanel::sourceChanged, this, [this] {
-        refreshContourSource();
+        refreshPlane();
         updateLiveViews();
     });
     connect(contourPanel_, &ContourPanel::visibleChanged, this, [this](bool on) {
@@ -82,8 +82,7 @@ void MainWindow::buildDocks() {
         updateLiveViews();
     });
     connect(contourPanel_, &ContourPanel::otsuRequested, this, [this] {
-        session::SnapshotPtr keep;
-        const cv::Mat img = contourSourceMat(&keep);
+        const cv::Mat img = contourSourceMat();
         if (img.empty()) return;
         try {
             contourPanel_->setThreshold(io::otsuThreshold(img));
@@ -96,7 +95,7 @@ void MainWindow::buildDocks() {
         // The list and the drawing belong to the previous image: new ones come if shown.
         contourPanel_->setContours(nullptr);
         viewport_->setContours(nullptr);
-        refreshContourSource();
+        refreshPlane();
     });
 }
 
@@ -109,42 +108,32 @@ void MainWindow::buildExportMenu(QMenu* file) {
     ex->addAction(tr("Contours as &SVG…"), this, [this] { exportContours(true); });
 }
 
-cv::Mat MainWindow::contourSourceMat(session::SnapshotPtr* keepAlive) const {
-    using session::ContourSource;
-    const ContourSource source = contourPanel_->source();
-    if (source == ContourSource::Original) {
+cv::Mat MainWindow::contourSourceMat() const {
+    const session::Plane source = contourPanel_->source();
+    if (source == session::Plane::Original) {
         const auto img = session_->image();
-        if (keepAlive) *keepAlive = nullptr;
         return img ? session::matOf(*img) : cv::Mat();
     }
-    const auto snap = session_->latest(source == ContourSource::Result ? session::RequestKind::Result
-                                                                       : session::RequestKind::Sweep);
+    const auto snap = session_->latest(source == session::Plane::Result ? session::RequestKind::Result
+                                                                        : session::RequestKind::Sweep);
     if (!snap || !snap->ok() || snap->request.image != session_->image()) return {};
-    if (keepAlive) *keepAlive = snap;
-    // A header over the snapshot's host pixels (downloaded once in GPU mode: Otsu needs them all).
-    if (source == ContourSource::Result) {
-        const auto r = session::hostResult(*snap);
-        return r ? session::matOf(*r) : cv::Mat();
-    }
-    const auto sw = session::hostSweep(*snap);
-    if (!sw) return {};
-    return std::visit([&](const auto& s) {
-        return io::matOf(source == ContourSource::Supremum ? s.sup : source == ContourSource::Infimum ? s.inf : s.strength);
-    }, *sw);
+    // Otsu needs every pixel on the host (GPU mode downloads the plane once).
+    const auto plane = session::planeOf(*snap, source);
+    return plane ? std::visit([](const auto& v) { return io::matOf(v); }, plane->view) : cv::Mat();
 }
 
 void MainWindow::refreshContourRange() {
-    using session::ContourSource;
-    const ContourSource source = contourPanel_->source();
+    using session::Plane;
+    const Plane source = contourPanel_->source();
     try {
-        if (source == ContourSource::Original) {
+        if (source == Plane::Original) {
             const auto img = session_->image();
             if (!img) return;
             const io::ThresholdRange r = io::thresholdRange(session::matOf(*img));
             contourPanel_->setRange(r.min, r.max, r.integer);
             return;
         }
-        const auto snap = session_->latest(source == ContourSource::Result ? session::RequestKind::Result
+        const auto snap = session_->latest(source == Plane::Result ? session::RequestKind::Result
                                                                            : session::RequestKind::Sweep);
         if (!snap || !snap->ok() || snap->request.image != session_->image()) return;  // refreshed when it comes
         double lo = 0, hi = 0;
@@ -157,17 +146,17 @@ void MainWindow::refreshContourRange() {
     }
 }
 
-void MainWindow::refreshContourSource() {
+void MainWindow::refreshPlane() {
     refreshContourRange();
-    session_->setContourSource(contourPanel_->source());
+    session_->setPlane(contourPanel_->source());
 }
 
 void MainWindow::onDockSnapshot(session::RequestKind kind, const session::SnapshotPtr& snapshot) {
-    using session::ContourSource;
+    using session::Plane;
     using session::RequestKind;
     switch (kind) {
     case RequestKind::Result:
-        if (contourPanel_->source() == ContourSource::Result && isLive(RequestKind::Contours)) refreshContourRange();
+        if (contourPanel_->source() == Plane::Result && isLive(RequestKind::Contours)) refreshContourRange();
         return;
     case RequestKind::Sweep: {
         const auto& req = std::get<session::SweepParams>(snapshot->request.params).sweep;
@@ -176,8 +165,8 @@ void MainWindow::onDockSnapshot(session::RequestKind kind, const session::Snapsh
                                                   .arg(req.length)
                                                   .arg(req.angles.count));
         spectrum_->setCurrentAngle(session_->parameters().angle);
-        const ContourSource s = contourPanel_->source();
-        if (s != ContourSource::Original && s != ContourSource::Result) refreshContourRange();
+        const Plane s = contourPanel_->source();
+        if (s != Plane::Original && s != Plane::Result) refreshContourRange();
         return;
     }
     case RequestKind::Contours:

@@ -84,9 +84,9 @@ void MainWindow::buildKeys(QMenu* parameters, QMenu* view) {
 
     // Views 1…6 in the order of the View combo.
     QMenu* views = view->addMenu(tr("&Show View"));
-    for (int k = 0; k < kViewKindCount; ++k) {
-        const auto v = static_cast<ViewKind>(k);
-        connect(addKeyAction(views, tr(viewKindName(v)), {QKeySequence(Qt::Key_1 + k)}), &QAction::triggered, this,
+    for (int k = 0; k < kPlaneCount; ++k) {
+        const auto v = static_cast<Plane>(k);
+        connect(addKeyAction(views, tr(planeName(v)), {QKeySequence(Qt::Key_1 + k)}), &QAction::triggered, this,
                 [this, v] { viewControls_->setView(v); });
     }
     connect(addKeyAction(view, tr("Next &Compare Mode"), {QKeySequence(Qt::Key_M)}), &QAction::triggered, this, [this] {

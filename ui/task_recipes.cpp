@@ -40,7 +40,7 @@ TaskRecipe recipeFor(Task task, int width, int height, bool meanLevelIsLight) {
             // About two ridge periods: 15 px at 500 dpi on a ~450 px print.
             r.length = clampedLength(shorter / 30.0, 9, 41);
             r.angles = AngleSet::overHalfTurn(60);
-            r.view = ViewKind::Orientation;
+            r.view = Plane::Orientation;
             r.blend = true;
             r.needleStep = 16;
             r.showSpectrumDock = true;
@@ -49,13 +49,13 @@ TaskRecipe recipeFor(Task task, int width, int height, bool meanLevelIsLight) {
             // Long segments along the text lines or staves; a page is rarely more than 10° off.
             r.length = clampedLength(std::max(0, width) / 8.0, 9, 501);
             r.angles = AngleSet{-10, 0.25, 81};
-            r.view = ViewKind::Result;
+            r.view = Plane::Result;
             r.showSpectrumDock = true;  // its skew readout
             break;
         case Task::TextureDirections:
             r.length = clampedLength(shorter / 10.0, 9, 201);
             r.angles = AngleSet::overHalfTurn(90);
-            r.view = ViewKind::Orientation;
+            r.view = Plane::Orientation;
             r.blend = true;
             r.showSpectrumDock = true;
             break;
@@ -65,7 +65,7 @@ TaskRecipe recipeFor(Task task, int width, int height, bool meanLevelIsLight) {
             r.length = 21;
             r.angle = 30;
             r.angles = AngleSet::overHalfTurn(180);
-            r.view = ViewKind::Result;
+            r.view = Plane::Result;
             r.compare = CompareMode::SideBySide;
             r.glyph = true;
             break;

@@ -29,7 +29,7 @@ struct TaskRecipe {
     int length = 21;
     std::optional<double> angle;  // the segment's angle; unset: left as it is
     AngleSet angles;
-    ViewKind view = ViewKind::Result;
+    Plane view = Plane::Result;
     CompareMode compare = CompareMode::Single;
     bool blend = false;
     double blendAmount = 0.5;

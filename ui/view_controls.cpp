@@ -34,8 +34,8 @@ ViewControls::ViewControls(QWidget* parent) : QWidget(parent) {
     form->setContentsMargins(0, 0, 0, 0);
 
     view_ = new QComboBox(this);
-    for (int k = 0; k < kViewKindCount; ++k) view_->addItem(tr(viewKindName(static_cast<ViewKind>(k))), k);
-    view_->setCurrentIndex(static_cast<int>(ViewKind::Result));
+    for (int k = 0; k < kPlaneCount; ++k) view_->addItem(tr(planeName(static_cast<Plane>(k))), k);
+    view_->setCurrentIndex(static_cast<int>(Plane::Result));
     view_->setToolTip(tr("Original image, the operator's result, or a plane of the sweep over the angle set"));
     form->addRow(tr("View"), view_);
 
@@ -120,7 +120,7 @@ ViewControls::ViewControls(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("GPU"), gpu_);
 
     connect(view_, &QComboBox::currentIndexChanged, this, [this] {
-        legend_->setVisible(view() == ViewKind::Orientation);
+        legend_->setVisible(view() == Plane::Orientation);
         emit viewChanged(view());
     });
     connect(compare_, &QComboBox::currentIndexChanged, this, [this] { emit compareModeChanged(compareMode()); });
@@ -146,7 +146,7 @@ ViewControls::ViewControls(QWidget* parent) : QWidget(parent) {
 
 ViewControls::~ViewControls() { disconnectFromDescendants(this); }
 
-ViewKind ViewControls::view() const { return static_cast<ViewKind>(view_->currentData().toInt()); }
+Plane ViewControls::view() const { return static_cast<Plane>(view_->currentData().toInt()); }
 CompareMode ViewControls::compareMode() const { return static_cast<CompareMode>(compare_->currentData().toInt()); }
 
 AngleSet ViewControls::angleSet() const {
@@ -163,7 +163,7 @@ int ViewControls::needleStep() const { return needles_->isChecked() ? needleStep
 bool ViewControls::glyphVisible() const { return glyph_->isChecked(); }
 bool ViewControls::gpuChecked() const { return gpu_->isChecked(); }
 
-void ViewControls::setView(ViewKind v) { view_->setCurrentIndex(view_->findData(static_cast<int>(v))); }
+void ViewControls::setView(Plane v) { view_->setCurrentIndex(view_->findData(static_cast<int>(v))); }
 void ViewControls::setCompareMode(CompareMode m) { compare_->setCurrentIndex(compare_->findData(static_cast<int>(m))); }
 
 void ViewControls::setAngleSet(const AngleSet& a) {

@@ -28,7 +28,7 @@ public:
     explicit ViewControls(QWidget* parent = nullptr);
     ~ViewControls() override;
 
-    ViewKind view() const;
+    Plane view() const;
     CompareMode compareMode() const;
     AngleSet angleSet() const;
     bool blend() const;
@@ -37,7 +37,7 @@ public:
     bool glyphVisible() const;
 
     // Setters that move the widgets and emit the change signal when the value changes.
-    void setView(ViewKind v);
+    void setView(Plane v);
     void setCompareMode(CompareMode m);
     void setAngleSet(const AngleSet& a);
     void setBlend(bool on, double amount);
@@ -57,7 +57,7 @@ public:
     QDoubleSpinBox* rangeStepSpin() const { return step_; }
 
 signals:
-    void viewChanged(linescope::ui::ViewKind view);
+    void viewChanged(linescope::ui::Plane view);
     void compareModeChanged(linescope::ui::CompareMode mode);
     void angleSetChanged(const linescope::AngleSet& angles);
     void orientationChanged(bool blend, double amount, int needleStep);

@@ -1,12 +1,15 @@
-// What the viewport shows (one view of the session's data) and how (alone or beside the
-// original). Shared by the viewport, its controls, the launch options and the exports.
+// What the viewport shows — one plane of the session's data (app/session/plane.h) — and how:
+// alone or beside the original. Shared by the viewport, its controls, the launch options and
+// the exports.
 #pragma once
+
+#include "app/session/plane.h"
 
 namespace linescope::ui {
 
-enum class ViewKind { Original, Result, Supremum, Infimum, Orientation, Strength };
-inline constexpr int kViewKindCount = 6;
-const char* viewKindName(ViewKind v);  // "Original", "Result", …
+using session::Plane;
+using session::kPlaneCount;
+using session::planeName;
 
 enum class CompareMode { Single, SideBySide, Split };
 

@@ -95,7 +95,7 @@ void ViewportController::release() {
 
 // --- what to show -----------------------------------------------------------------------
 
-void ViewportController::setView(ViewKind view) {
+void ViewportController::setView(Plane view) {
     if (view == view_) return;
     view_ = view;
     primaryStale_ = gpuViewStale_ = needlesStale_ = true;
@@ -139,10 +139,10 @@ void ViewportController::showSnapshot(session::SnapshotPtr snapshot) {
         const auto& img = *snapshot->request.image;  // a result has its image's size
         viewSizeChanged(session::widthOf(img), session::heightOf(img));
         result_ = std::move(snapshot);
-        if (view_ == ViewKind::Result) primaryStale_ = gpuViewStale_ = true;
+        if (view_ == Plane::Result) primaryStale_ = gpuViewStale_ = true;
     } else if (snapshot->kind() == session::RequestKind::Sweep && planes) {
         sweep_ = std::move(snapshot);
-        if (view_ != ViewKind::Original && view_ != ViewKind::Result) primaryStale_ = gpuViewStale_ = true;
+        if (view_ != Plane::Original && view_ != Plane::Result) primaryStale_ = gpuViewStale_ = true;
         needlesStale_ = true;
     } else {
         return;
@@ -352,11 +352,11 @@ ProbeValues ViewportController::probeAt(QPointF position) const {
     p.inside = p.x >= 0 && p.y >= 0 && p.x < imageW_ && p.y < imageH_;
     p.value = original_ ? pixelAt(*original_, p.x, p.y) : kNaN;
     // A few pixels read where the planes are (on the device in GPU mode), never the planes.
-    p.result = result_ ? session::pixelOf(*result_, session::ContourSource::Result, p.x, p.y) : kNaN;
+    p.result = result_ ? session::pixelOf(*result_, session::Plane::Result, p.x, p.y) : kNaN;
     p.supremum = p.orientation = p.strength = kNaN;
     if (sweep_ && p.inside) {
-        p.supremum = session::pixelOf(*sweep_, session::ContourSource::Supremum, p.x, p.y);
-        p.strength = session::pixelOf(*sweep_, session::ContourSource::Strength, p.x, p.y);
+        p.supremum = session::pixelOf(*sweep_, session::Plane::Supremum, p.x, p.y);
+        p.strength = session::pixelOf(*sweep_, session::Plane::Strength, p.x, p.y);
         const double a = session::orientationOf(*sweep_, p.x, p.y);
         p.orientation = std::isnan(a) ? kNaN : normalizeAngle(a);
     }

@@ -89,8 +89,8 @@ public:
     bool needsFrame() const { return needsFrame_; }
 
     // --- what to show -------------------------------------------------------------------
-    void setView(ViewKind view);
-    ViewKind view() const { return view_; }
+    void setView(Plane view);
+    Plane view() const { return view_; }
     void setCompareMode(CompareMode mode);
     CompareMode compareMode() const { return compare_; }
     // The split's position as a fraction of the width (Split mode).
@@ -198,7 +198,7 @@ private:
     bool gpuOn_ = false;
     bool gpuViewStale_ = true;
 
-    ViewKind view_ = ViewKind::Result;
+    Plane view_ = Plane::Result;
     CompareMode compare_ = CompareMode::Single;
     double split_ = 0.5;
 

@@ -66,20 +66,20 @@ void ViewportController::uploadPrimary() {
     primaryStale_ = false;
     primary_.setColourMap(render::ColourMap::Grey);
     switch (view_) {
-    case ViewKind::Original:
+    case Plane::Original:
         if (original_) uploadGrey(primary_, *original_);
         return;
-    case ViewKind::Result:
+    case Plane::Result:
         if (result_) {
             // GPU-mode planes come down only when interop cannot write them (drawGpuView).
             if (const auto r = session::hostResult(*result_)) uploadGrey(primary_, *r);
             shownResultId_ = result_->id;
         }
         return;
-    case ViewKind::Supremum:
-    case ViewKind::Infimum:
-    case ViewKind::Strength:
-    case ViewKind::Orientation: break;
+    case Plane::Supremum:
+    case Plane::Infimum:
+    case Plane::Strength:
+    case Plane::Orientation: break;
     }
     if (!sweep_) return;
     const auto sweep = session::hostSweep(*sweep_);
@@ -87,12 +87,12 @@ void ViewportController::uploadPrimary() {
     shownSweepId_ = sweep_->id;
     std::visit([&](const auto& s) {
         switch (view_) {
-        case ViewKind::Supremum: uploadGrey(primary_, s.sup); return;
-        case ViewKind::Infimum: uploadGrey(primary_, s.inf); return;
-        case ViewKind::Strength: uploadGrey(primary_, s.strength); return;
-        case ViewKind::Orientation: break;
-        case ViewKind::Original:
-        case ViewKind::Result: return;  // not sweep views: handled above
+        case Plane::Supremum: uploadGrey(primary_, s.sup); return;
+        case Plane::Infimum: uploadGrey(primary_, s.inf); return;
+        case Plane::Strength: uploadGrey(primary_, s.strength); return;
+        case Plane::Orientation: break;
+        case Plane::Original:
+        case Plane::Result: return;  // not sweep views: handled above
         }
         primary_.uploadOrientation(s);
         const bool over = blend_ && original_;
@@ -113,31 +113,29 @@ bool ViewportController::drawGpuView() {
 #if defined(LINESCOPE_HAVE_CUDA)
     // GPU mode: the session's engine computed the view once, on the device; kernels write
     // its planes into the textures. Host snapshots (the CPU path) are uploaded instead.
-    if (!gpu_ || view_ == ViewKind::Original) return false;
-    const session::SnapshotPtr& shown = view_ == ViewKind::Result ? result_ : sweep_;
+    if (!gpu_ || view_ == Plane::Original) return false;
+    const session::SnapshotPtr& shown = view_ == Plane::Result ? result_ : sweep_;
     if (!shown || !shown->device) return false;
     if (!gpuViewStale_) return true;
     try {
         const session::DevicePlanes& d = *shown->device;
         primary_.setColourMap(render::ColourMap::Grey);
         switch (view_) {
-        case ViewKind::Result:
+        case Plane::Result:
             if (!d.result) return false;
             gpu_->showPlane(primary_, *d.result, shown);
             shownResultId_ = shown->id;
             break;
-        case ViewKind::Supremum:
-        case ViewKind::Infimum:
-        case ViewKind::Strength: {
-            const cuda::ResidentImage* plane = d.plane(view_ == ViewKind::Supremum  ? session::ContourSource::Supremum
-                                                       : view_ == ViewKind::Infimum ? session::ContourSource::Infimum
-                                                                                    : session::ContourSource::Strength);
+        case Plane::Supremum:
+        case Plane::Infimum:
+        case Plane::Strength: {
+            const cuda::ResidentImage* plane = d.plane(view_);
             if (!plane) return false;
             gpu_->showPlane(primary_, *plane, shown);
             shownSweepId_ = shown->id;
             break;
         }
-        case ViewKind::Orientation:
+        case Plane::Orientation:
             if (!d.sweep) return false;
             // The image under the colours: the original, uploaded once per image (not per frame).
             if (blend_ && original_ && primaryStale_) uploadGrey(primary_, *original_);
@@ -147,7 +145,7 @@ bool ViewportController::drawGpuView() {
                                                       : render::ColourMap::Orientation);
             shownSweepId_ = shown->id;
             break;
-        case ViewKind::Original: return false;
+        case Plane::Original: return false;
         }
         gpuViewStale_ = primaryStale_ = false;
         return true;
@@ -168,7 +166,7 @@ bool ViewportController::drawGpuView() {
 void ViewportController::updateNeedles() {
     needlesStale_ = false;
     // GPU mode: the needles need the whole argmax and strength planes on the host (once a sweep).
-    const auto sweep = view_ == ViewKind::Orientation && needleStep_ >= 2 && sweep_ ? session::hostSweep(*sweep_) : nullptr;
+    const auto sweep = view_ == Plane::Orientation && needleStep_ >= 2 && sweep_ ? session::hostSweep(*sweep_) : nullptr;
     if (!sweep) {
         primary_.clearNeedles();
         return;

@@ -95,7 +95,7 @@ void ViewportWidget::resizeGL(int, int) { placeLabels(); }
 
 // --- what to show -----------------------------------------------------------------------
 
-void ViewportWidget::setView(ViewKind view) {
+void ViewportWidget::setView(Plane view) {
     controller_.setView(view);
     placeLabels();
 }
@@ -117,7 +117,7 @@ void ViewportWidget::placeLabels() {
     rightLabel_->setVisible(on);
     if (!on) return;
     leftLabel_->setText(tr("Original"));
-    rightLabel_->setText(tr(viewKindName(controller_.view())));
+    rightLabel_->setText(tr(planeName(controller_.view())));
     for (QLabel* l : {leftLabel_, rightLabel_}) l->adjustSize();
     const int rightX = compare == CompareMode::Split
                            ? static_cast<int>(controller_.splitPosition() * width())

@@ -34,8 +34,8 @@ public:
     const ViewportController& controller() const { return controller_; }
 
     // --- what to show (see ViewportController) ------------------------------------------
-    void setView(ViewKind view);
-    ViewKind view() const { return controller_.view(); }
+    void setView(Plane view);
+    Plane view() const { return controller_.view(); }
     void setCompareMode(CompareMode mode);
     CompareMode compareMode() const { return controller_.compareMode(); }
     // The split's position as a fraction of the width (Split mode); also dragged with the mouse.

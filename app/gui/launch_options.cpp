@@ -16,13 +16,13 @@
 namespace linescope::gui {
 namespace {
 
-constexpr std::array<std::pair<const char*, ui::ViewKind>, ui::kViewKindCount> kViews{{
-    {"original", ui::ViewKind::Original},
-    {"result", ui::ViewKind::Result},
-    {"supremum", ui::ViewKind::Supremum},
-    {"infimum", ui::ViewKind::Infimum},
-    {"orientation", ui::ViewKind::Orientation},
-    {"strength", ui::ViewKind::Strength},
+constexpr std::array<std::pair<const char*, ui::Plane>, ui::kPlaneCount> kViews{{
+    {"original", ui::Plane::Original},
+    {"result", ui::Plane::Result},
+    {"supremum", ui::Plane::Supremum},
+    {"infimum", ui::Plane::Infimum},
+    {"orientation", ui::Plane::Orientation},
+    {"strength", ui::Plane::Strength},
 }};
 constexpr std::array<std::pair<const char*, ui::CompareMode>, 3> kCompareModes{{
     {"single", ui::CompareMode::Single},

@@ -29,7 +29,7 @@ struct LaunchOptions {
     std::optional<MorphOp> op;
     std::optional<double> angle;            // degrees, 0…180
     std::optional<int> length;              // λ, 1…MainWindow::kMaxLength
-    std::optional<ui::ViewKind> view;
+    std::optional<ui::Plane> view;
     std::optional<ui::CompareMode> compare;
     std::optional<AngleSet> angles;         // the sweep's
     std::optional<double> blend;            // orientation over the image, 0…1

@@ -31,34 +31,37 @@ WindowScreenshot::WindowScreenshot(ui::MainWindow& window, QString path, int tim
 bool WindowScreenshot::settled() const {
     auto& session = window_.session();
     if (!session.image() || session.queue().busy()) return false;
-    // The shown view's newest snapshot must be the one the viewport has drawn (the GPU path
-    // draws from its own buffers and has no snapshot to wait for).
+    // The shown view's newest snapshot must be the one the viewport has drawn (on either
+    // path: the GPU path draws the session's device planes).
     const ui::ViewportWidget& viewport = *window_.viewport();
-    if (viewport.gpuPath()) return true;
     switch (window_.viewControls()->view()) {
-    case ui::ViewKind::Original: return true;
-    case ui::ViewKind::Result: {
+    case ui::Plane::Original: return true;
+    case ui::Plane::Result: {
         const auto result = session.latest(session::RequestKind::Result);
         return result && viewport.shownResultId() == result->id;
     }
-    default: {
+    case ui::Plane::Supremum:
+    case ui::Plane::Infimum:
+    case ui::Plane::Orientation:
+    case ui::Plane::Strength: {
         const auto sweep = session.latest(session::RequestKind::Sweep);
         return sweep && viewport.shownSweepId() == sweep->id;
     }
     }
+    return false;
 }
 
 // Why the engine could not compute the shown view, once it has nothing left to do ("" : no
 // failure): such a view is never drawn, so the run ends at once instead of at the time limit.
 QString WindowScreenshot::shownViewError() const {
     auto& session = window_.session();
-    const ui::ViewKind view = window_.viewControls()->view();
-    if (!session.image() || session.queue().busy() || window_.viewport()->gpuPath() || view == ui::ViewKind::Original)
+    const ui::Plane view = window_.viewControls()->view();
+    if (!session.image() || session.queue().busy() || view == ui::Plane::Original)
         return {};
-    const auto snap = session.latest(view == ui::ViewKind::Result ? session::RequestKind::Result : session::RequestKind::Sweep);
+    const auto snap = session.latest(view == ui::Plane::Result ? session::RequestKind::Result : session::RequestKind::Sweep);
     if (!snap || snap->ok() || snap->request.image != session.image()) return {};
     return QStringLiteral("the %1 view could not be computed: %2 (no screenshot)")
-        .arg(QString::fromLatin1(ui::viewKindName(view)).toLower(), QString::fromStdString(snap->error));
+        .arg(QString::fromLatin1(ui::planeName(view)).toLower(), QString::fromStdString(snap->error));
 }
 
 void WindowScreenshot::poll() {

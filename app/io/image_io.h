@@ -73,11 +73,16 @@ ImageView<T> mutableViewOf(cv::Mat& m) {
     return {m.ptr<T>(), m.cols, m.rows, static_cast<std::ptrdiff_t>(m.step1())};
 }
 
-// A cv::Mat copy of an engine image.
+// A cv::Mat copy of an engine image or view.
+template <class T>
+cv::Mat matOf(ImageView<const T> view) {
+    const cv::Mat wrap(view.height, view.width, CV_MAKETYPE(cvDepthOf<T>(), 1), const_cast<T*>(view.data),
+                       static_cast<std::size_t>(view.stride) * sizeof(T));
+    return wrap.clone();
+}
 template <class T>
 cv::Mat matOf(const Image<T>& img) {
-    cv::Mat wrap(img.height(), img.width(), CV_MAKETYPE(cvDepthOf<T>(), 1), const_cast<T*>(img.data()));
-    return wrap.clone();
+    return matOf(img.cview());
 }
 
 // Calls f(std::type_identity<T>{}) with T the pixel type of a CV_8U, CV_16U or CV_32F image.

@@ -18,13 +18,14 @@ struct DevicePlanes {
     std::optional<cuda::ResidentSweep> sweep; // Sweep snapshots
 
     // A grey plane (Result; Supremum, Infimum, Strength), or nullptr when not held here.
-    const cuda::ResidentImage* plane(ContourSource which) const {
+    const cuda::ResidentImage* plane(Plane which) const {
         switch (which) {
-        case ContourSource::Original: return nullptr;
-        case ContourSource::Result: return result.get();
-        case ContourSource::Supremum: return sweep ? sweep->sup.get() : nullptr;
-        case ContourSource::Infimum: return sweep ? sweep->inf.get() : nullptr;
-        case ContourSource::Strength: return sweep ? sweep->strength.get() : nullptr;
+        case Plane::Original:
+        case Plane::Orientation: return nullptr;  // the source is the engine's; orientation is not grey
+        case Plane::Result: return result.get();
+        case Plane::Supremum: return sweep ? sweep->sup.get() : nullptr;
+        case Plane::Infimum: return sweep ? sweep->inf.get() : nullptr;
+        case Plane::Strength: return sweep ? sweep->strength.get() : nullptr;
         }
         return nullptr;
     }

@@ -29,36 +29,25 @@ std::size_t slot(RequestKind k) { return static_cast<std::size_t>(k); }
 
 // The binary image "pixel > threshold" (255 / 0) that contours are traced on.
 template <class T>
-Image<std::uint8_t> thresholded(const Image<T>& img, double threshold) {
-    requireNoNaN(img.cview());  // not requireNoNaN<T>: that names the no-op template, not the float overload
-    Image<std::uint8_t> bin(img.width(), img.height());
-    const auto src = img.pixels();
-    std::uint8_t* dst = bin.data();
-    for (std::size_t i = 0; i < src.size(); ++i) dst[i] = static_cast<double>(src[i]) > threshold ? 255 : 0;
+Image<std::uint8_t> thresholded(ImageView<const T> img, double threshold) {
+    requireNoNaN(img);
+    Image<std::uint8_t> bin(img.width, img.height);
+    for (int y = 0; y < img.height; ++y) {
+        const T* src = img.row(y);
+        std::uint8_t* dst = bin.view().row(y);
+        for (int x = 0; x < img.width; ++x) dst[x] = static_cast<double>(src[x]) > threshold ? 255 : 0;
+    }
     return bin;
 }
 
 // The binary image contours are traced on: the request's image, or a host plane of its
 // source snapshot (taken where it is, not copied).
 Image<std::uint8_t> contourBinary(const Request& request, double threshold) {
-    if (request.contourSource == ContourSource::Original)
-        return std::visit([&](const auto& img) { return thresholded(img, threshold); }, *request.image);
-    const Snapshot* source = request.sourceSnapshot.get();
-    const std::string missing = std::string("the ") + contourSourceName(request.contourSource) + " is not available yet";
-    if (!source) throw Error(missing);
-    if (request.contourSource == ContourSource::Result) {
-        const auto r = hostResult(*source);
-        if (!r) throw Error(missing);
-        return std::visit([&](const auto& img) { return thresholded(img, threshold); }, *r);
-    }
-    const auto sw = hostSweep(*source);
-    if (!sw) throw Error(missing);
-    return std::visit([&](const auto& s) {
-        const auto& plane = request.contourSource == ContourSource::Supremum  ? s.sup
-                            : request.contourSource == ContourSource::Infimum ? s.inf
-                                                                               : s.strength;
-        return thresholded(plane, threshold);
-    }, *sw);
+    if (request.contourSource == Plane::Original)
+        return std::visit([&](const auto& img) { return thresholded(img.cview(), threshold); }, *request.image);
+    const auto plane = request.sourceSnapshot ? planeOf(*request.sourceSnapshot, request.contourSource) : std::nullopt;
+    if (!plane) throw Error(std::string("the ") + planeName(request.contourSource) + " is not available yet");
+    return std::visit([&](const auto& v) { return thresholded(v, threshold); }, plane->view);
 }
 
 }  // namespace

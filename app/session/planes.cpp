@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <limits>
 
 namespace linescope::session {
@@ -39,12 +40,6 @@ void downloadOnce(const DevicePlanes& d) {
 }
 
 #endif
-
-template <class T>
-double at(const Image<T>& img, int x, int y) {
-    if (x < 0 || y < 0 || x >= img.width() || y >= img.height()) return kNaN;
-    return static_cast<double>(img.at(x, y));
-}
 
 }  // namespace
 
@@ -84,28 +79,42 @@ std::shared_ptr<const AnySweep> hostSweep(const Snapshot& snapshot) {
 #endif
 }
 
-double pixelOf(const Snapshot& snapshot, ContourSource plane, int x, int y) {
+std::optional<HostPlane> planeOf(const Snapshot& snapshot, Plane plane) {
+    switch (plane) {
+    case Plane::Original:
+    case Plane::Orientation: return std::nullopt;
+    case Plane::Result: {
+        const auto r = hostResult(snapshot);
+        if (!r) return std::nullopt;
+        return std::visit([&](const auto& img) { return HostPlane{img.cview(), r}; }, *r);
+    }
+    case Plane::Supremum:
+    case Plane::Infimum:
+    case Plane::Strength: break;
+    }
+    const auto sw = hostSweep(snapshot);
+    if (!sw) return std::nullopt;
+    return std::visit([&](const auto& s) {
+        const auto& p = plane == Plane::Supremum ? s.sup : plane == Plane::Infimum ? s.inf : s.strength;
+        return HostPlane{p.cview(), sw};
+    }, *sw);
+}
+
+double pixelOf(const Snapshot& snapshot, Plane plane, int x, int y) {
 #if defined(LINESCOPE_HAVE_CUDA)
     if (snapshot.device) {
         const cuda::ResidentImage* p = snapshot.device->plane(plane);
         return p ? cuda::residentPixel(*p, x, y) : kNaN;
     }
 #endif
-    switch (plane) {
-    case ContourSource::Original: return kNaN;
-    case ContourSource::Result:
-        return snapshot.result ? std::visit([&](const auto& img) { return at(img, x, y); }, *snapshot.result) : kNaN;
-    case ContourSource::Supremum:
-    case ContourSource::Infimum:
-    case ContourSource::Strength: break;
-    }
-    if (!snapshot.sweep) return kNaN;
-    return std::visit([&](const auto& s) {
-        return at(plane == ContourSource::Supremum ? s.sup : plane == ContourSource::Infimum ? s.inf : s.strength, x, y);
-    }, *snapshot.sweep);
+    const auto p = planeOf(snapshot, plane);  // host planes: not copied
+    if (!p) return kNaN;
+    return std::visit([&](const auto& v) {
+        return x < 0 || y < 0 || x >= v.width || y >= v.height ? kNaN : static_cast<double>(v.row(y)[x]);
+    }, p->view);
 }
 
-bool rangeOf(const Snapshot& snapshot, ContourSource plane, double* min, double* max) {
+bool rangeOf(const Snapshot& snapshot, Plane plane, double* min, double* max) {
 #if defined(LINESCOPE_HAVE_CUDA)
     if (snapshot.device) {
         const cuda::ResidentImage* p = snapshot.device->plane(plane);
@@ -114,20 +123,20 @@ bool rangeOf(const Snapshot& snapshot, ContourSource plane, double* min, double*
         return true;
     }
 #endif
-    auto extremes = [&](const auto& img) {
-        const auto px = img.pixels();
-        if (px.empty()) return false;
-        const auto [lo, hi] = std::minmax_element(px.begin(), px.end());
-        *min = static_cast<double>(*lo);
-        *max = static_cast<double>(*hi);
+    const auto p = planeOf(snapshot, plane);
+    if (!p) return false;
+    return std::visit([&](const auto& v) {
+        if (v.width <= 0 || v.height <= 0) return false;
+        auto lo = v.row(0)[0], hi = lo;
+        for (int y = 0; y < v.height; ++y)
+            for (const auto px : std::span(v.row(y), static_cast<std::size_t>(v.width))) {
+                lo = std::min(lo, px);
+                hi = std::max(hi, px);
+            }
+        *min = static_cast<double>(lo);
+        *max = static_cast<double>(hi);
         return true;
-    };
-    if (plane == ContourSource::Result)
-        return snapshot.result && std::visit(extremes, *snapshot.result);
-    if (plane == ContourSource::Original || !snapshot.sweep) return false;
-    return std::visit([&](const auto& s) {
-        return extremes(plane == ContourSource::Supremum ? s.sup : plane == ContourSource::Infimum ? s.inf : s.strength);
-    }, *snapshot.sweep);
+    }, p->view);
 }
 
 double orientationOf(const Snapshot& snapshot, int x, int y) {
@@ -137,7 +146,10 @@ double orientationOf(const Snapshot& snapshot, int x, int y) {
     if (snapshot.device && snapshot.device->sweep) k = cuda::residentPixel(*snapshot.device->sweep->argIndex, x, y);
 #endif
     if (snapshot.sweep)
-        k = std::visit([&](const auto& s) { return at(s.argIndex, x, y); }, *snapshot.sweep);
+        k = std::visit([&](const auto& s) {
+            const auto& a = s.argIndex;
+            return x < 0 || y < 0 || x >= a.width() || y >= a.height() ? kNaN : static_cast<double>(a.at(x, y));
+        }, *snapshot.sweep);
     return std::isnan(k) ? kNaN : snapshot.spectrum->angles.angle(static_cast<int>(k));
 }
 

@@ -4,10 +4,12 @@
 // Any thread.
 #pragma once
 
-#include "app/session/contour_source.h"
+#include "app/session/plane.h"
 #include "app/session/snapshot.h"
 
 #include <memory>
+#include <optional>
+#include <variant>
 
 namespace linescope::session {
 
@@ -23,13 +25,24 @@ bool onDevice(const Snapshot& snapshot);
 std::shared_ptr<const AnyImage> hostResult(const Snapshot& snapshot);
 std::shared_ptr<const AnySweep> hostSweep(const Snapshot& snapshot);
 
+// A grey plane's pixels in host memory, kept alive by `owner`.
+struct HostPlane {
+    std::variant<ImageView<const std::uint8_t>, ImageView<const std::uint16_t>, ImageView<const float>> view;
+    std::shared_ptr<const void> owner;
+};
+// The host pixels of a grey plane of a Result snapshot (Result) or a Sweep snapshot
+// (Supremum, Infimum, Strength), not copied in CPU mode, downloaded once in GPU mode (an
+// export, Otsu, contours of a host plane). nullopt when the snapshot does not hold the plane
+// (Original and Orientation never are in one).
+std::optional<HostPlane> planeOf(const Snapshot& snapshot, Plane plane);
+
 // The value of `plane` at (x, y): Result from a Result snapshot; Supremum, Infimum and
 // Strength from a Sweep snapshot. NaN outside the image or when the snapshot lacks the plane.
 // On the device, one pixel is read (the probe), not the plane.
-double pixelOf(const Snapshot& snapshot, ContourSource plane, int x, int y);
+double pixelOf(const Snapshot& snapshot, Plane plane, int x, int y);
 // The smallest and largest value of `plane` (a threshold control's range): false when the
 // snapshot lacks the plane. On the device, reduced there: two numbers come back.
-bool rangeOf(const Snapshot& snapshot, ContourSource plane, double* min, double* max);
+bool rangeOf(const Snapshot& snapshot, Plane plane, double* min, double* max);
 // The orientation (degrees, the sweep's argmax angle) at (x, y) of a Sweep snapshot, or NaN.
 double orientationOf(const Snapshot& snapshot, int x, int y);
 

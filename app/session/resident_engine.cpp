@@ -55,14 +55,14 @@ bool ResidentEngine::compute(const Request& request, const EngineOptions& option
     // Contours: from a device plane of the source snapshot, or from the resident source image.
     const auto& p = std::get<ContourParams>(request.params);
     const cuda::ResidentImage* plane = nullptr;
-    if (request.contourSource == ContourSource::Original) {
+    if (request.contourSource == Plane::Original) {
         plane = &sourceFor(request.image, ctx);
     } else if (request.sourceSnapshot && request.sourceSnapshot->device) {
         plane = request.sourceSnapshot->device->plane(request.contourSource);
     } else {
         return false;  // a host plane: the host path traces it
     }
-    if (!plane) throw Error(std::string("the ") + contourSourceName(request.contourSource) + " is not available yet");
+    if (!plane) throw Error(std::string("the ") + planeName(request.contourSource) + " is not available yet");
     auto contours = std::make_shared<Contours>();
     cuda::findContoursResident(*plane, p.threshold, p.mode, p.approx, *contours, &out.timings.contours, ctx);
     out.contours = std::move(contours);

@@ -52,9 +52,9 @@ Session::Session(const EngineQueue::Options& options, QObject* parent)
                 // Contours traced from a plane follow that plane's newest snapshot.
                 const RequestKind k = s->kind();
                 if (s->ok() && s->request.image == image_ &&
-                    ((k == RequestKind::Result && contourSource_ == ContourSource::Result) ||
-                     (k == RequestKind::Sweep && contourSource_ != ContourSource::Original &&
-                      contourSource_ != ContourSource::Result)))
+                    ((k == RequestKind::Result && contourSource_ == Plane::Result) ||
+                     (k == RequestKind::Sweep && contourSource_ != Plane::Original &&
+                      contourSource_ != Plane::Result)))
                     submit(RequestKind::Contours);
                 emit snapshotReady(k, s);
             },
@@ -183,7 +183,7 @@ void Session::setDeviceResident(bool on) {
     for (RequestKind k : {RequestKind::Result, RequestKind::Sweep, RequestKind::Contours}) submit(k);
 }
 
-void Session::setContourSource(ContourSource source) {
+void Session::setPlane(Plane source) {
     contourSource_ = source;
     submit(RequestKind::Contours);
 }
@@ -211,10 +211,10 @@ std::optional<Request> Session::requestFor(RequestKind kind) const {
     case RequestKind::Contours:
         r.params = params_.contours;
         r.contourSource = contourSource_;
-        if (contourSource_ != ContourSource::Original) {
+        if (contourSource_ != Plane::Original) {
             // The newest snapshot of the plane's kind, when it is of the current image; until
             // one comes, none is submitted (its arrival submits the contours).
-            const RequestKind from = contourSource_ == ContourSource::Result ? RequestKind::Result : RequestKind::Sweep;
+            const RequestKind from = contourSource_ == Plane::Result ? RequestKind::Result : RequestKind::Sweep;
             SnapshotPtr s = queue_->latest(from);
             if (!s || !s->ok() || s->request.image != image_) return std::nullopt;
             r.sourceSnapshot = std::move(s);

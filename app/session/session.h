@@ -70,8 +70,8 @@ public:
     // [UI thread] The plane contours are traced from: the current image, or the result or a
     // sweep plane of the newest snapshot of its kind, read where it lives (on the device in
     // GPU mode). Submits the contours, and again whenever a new snapshot of that kind comes.
-    void setContourSource(ContourSource source);
-    ContourSource contourSource() const { return contourSource_; }
+    void setPlane(Plane source);
+    Plane contourSource() const { return contourSource_; }
     void setParameters(const Parameters& p);
     const Parameters& parameters() const { return params_; }
 
@@ -122,7 +122,7 @@ private:
 
     std::unique_ptr<EngineQueue> queue_;
     std::shared_ptr<const AnyImage> image_;
-    ContourSource contourSource_ = ContourSource::Original;
+    Plane contourSource_ = Plane::Original;
     std::vector<std::shared_ptr<const AnyImage>> beforeDeskew_;  // the images deskew replaced, oldest first
     Parameters params_;
     std::array<bool, kRequestKindCount> live_{true, true, true, true};

@@ -3,7 +3,7 @@
 // shared_ptr to const, and never changes afterwards: the UI only reads them (Tracy's model).
 #pragma once
 
-#include "app/session/contour_source.h"
+#include "app/session/plane.h"
 #include "compute/backend.h"
 #include "compute/contours/contours.h"
 #include "compute/image.h"
@@ -67,7 +67,7 @@ struct Request {
     RequestParams params;
     // Contours only: traced from this plane of sourceSnapshot (a Result or Sweep snapshot of
     // the same image) where it lives, on the host or on the device; Original traces `image`.
-    ContourSource contourSource = ContourSource::Original;
+    Plane contourSource = Plane::Original;
     std::shared_ptr<const Snapshot> sourceSnapshot{};
     RequestKind kind() const { return static_cast<RequestKind>(params.index()); }
 };

@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
     w.contourPanel()->setContoursVisible(true);
     w.setAngle(30);
     w.setLength(21);
-    auto shoot = [&](ui::ViewKind view, ui::CompareMode mode, const char* name) {
+    auto shoot = [&](ui::Plane view, ui::CompareMode mode, const char* name) {
         w.viewControls()->setView(view);
         w.viewControls()->setCompareMode(mode);
         QElapsedTimer t;
@@ -116,10 +116,10 @@ int main(int argc, char** argv) {
         std::printf("screenshot %s\n", name);
     };
     w.viewport()->setGlyph(30, 21);
-    shoot(ui::ViewKind::Result, ui::CompareMode::SideBySide, "result-side-by-side");
-    shoot(ui::ViewKind::Supremum, ui::CompareMode::Split, "supremum-split");
+    shoot(ui::Plane::Result, ui::CompareMode::SideBySide, "result-side-by-side");
+    shoot(ui::Plane::Supremum, ui::CompareMode::Split, "supremum-split");
     w.viewControls()->setBlend(true, 0.75);
     w.viewControls()->setNeedleStep(16);
-    shoot(ui::ViewKind::Orientation, ui::CompareMode::Single, "orientation");
+    shoot(ui::Plane::Orientation, ui::CompareMode::Single, "orientation");
     return 0;
 }

@@ -170,12 +170,12 @@ public:
     void run() {
         waitForEngine();
         // The result view: every drag recomputes the result alone.
-        viewport_.setView(ui::ViewKind::Result);
+        viewport_.setView(ui::Plane::Result);
         session_->setLive(RequestKind::Sweep, false);
         drag("result, angle drag", o_.frames, [&](int i) { setAngle(10 + i * 0.5); });
         drag("result, length drag", o_.frames, [&](int i) { setLength(3 + 2 * (i % 120)); });
         // The orientation view of the 180-angle sweep, blended over the image, needles off.
-        viewport_.setView(ui::ViewKind::Orientation);
+        viewport_.setView(ui::Plane::Orientation);
         viewport_.setOrientationBlend(true, 0.7);
         session_->setLive(RequestKind::Sweep, true);
         setLength(21);
@@ -183,7 +183,7 @@ public:
         drag("sweep view, angle drag", o_.frames, [&](int i) { setAngle(40 + i * 0.5); });
         drag("sweep view, length drag", o_.sweepFrames, [&](int i) { setLength(11 + 2 * i); });
         // Contours of the original, shown over the result view, while the threshold moves.
-        viewport_.setView(ui::ViewKind::Result);
+        viewport_.setView(ui::Plane::Result);
         session_->setLive(RequestKind::Sweep, false);
         viewport_.setContoursVisible(true);
         session_->setLive(RequestKind::Contours, true);

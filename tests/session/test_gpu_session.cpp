@@ -109,29 +109,29 @@ class TestGpuSession : public QObject {
             for (int k = 0; k < 20; ++k) {  // the probe
                 const int x = std::uniform_int_distribution<int>(0, w - 1)(rng);
                 const int y = std::uniform_int_distribution<int>(0, h - 1)(rng);
-                QCOMPARE(pixelOf(*r, ContourSource::Result, x, y), static_cast<double>(want.at(x, y)));
-                QCOMPARE(pixelOf(*s, ContourSource::Supremum, x, y), static_cast<double>(ws.sup.at(x, y)));
-                QCOMPARE(pixelOf(*s, ContourSource::Strength, x, y), static_cast<double>(ws.strength.at(x, y)));
+                QCOMPARE(pixelOf(*r, Plane::Result, x, y), static_cast<double>(want.at(x, y)));
+                QCOMPARE(pixelOf(*s, Plane::Supremum, x, y), static_cast<double>(ws.sup.at(x, y)));
+                QCOMPARE(pixelOf(*s, Plane::Strength, x, y), static_cast<double>(ws.strength.at(x, y)));
                 QCOMPARE(orientationOf(*s, x, y), ws.orientation(x, y));
             }
             double lo = 0, hi = 0;
-            QVERIFY(rangeOf(*s, ContourSource::Infimum, &lo, &hi));
+            QVERIFY(rangeOf(*s, Plane::Infimum, &lo, &hi));
             const auto [mn, mx] = std::minmax_element(ws.inf.pixels().begin(), ws.inf.pixels().end());
             QCOMPARE(lo, static_cast<double>(*mn));
             QCOMPARE(hi, static_cast<double>(*mx));
 
             // Contours from each source, traced on the device, as the CPU traces the same plane.
-            for (const ContourSource src : kContourSources) {
-                const Image<T>& plane = src == ContourSource::Original ? img
-                                        : src == ContourSource::Result ? want
-                                        : src == ContourSource::Supremum ? ws.sup
-                                        : src == ContourSource::Infimum ? ws.inf
+            for (const Plane src : kPlanes) {
+                const Image<T>& plane = src == Plane::Original ? img
+                                        : src == Plane::Result ? want
+                                        : src == Plane::Supremum ? ws.sup
+                                        : src == Plane::Infimum ? ws.inf
                                                                         : ws.strength;
                 // Halfway through the plane's values: something on both sides to trace.
                 const auto [pmin, pmax] = std::minmax_element(plane.pixels().begin(), plane.pixels().end());
                 const double t = (static_cast<double>(*pmin) + static_cast<double>(*pmax)) / 2;
                 session_->setThreshold(t);
-                session_->setContourSource(src);
+                session_->setPlane(src);
                 const SnapshotPtr c = settle(RequestKind::Contours);
                 QVERIFY(c && c->ok());
                 QCOMPARE(c->request.contourSource, src);
@@ -141,9 +141,9 @@ class TestGpuSession : public QObject {
                 ContourFinder(cpu).find(binaryOf(plane, t).cview(), cp.mode, cp.approx, expected);
                 QVERIFY(expected.size() > 0);  // a threshold that leaves something to trace
                 QVERIFY2(sameContours(*c->contours, expected),
-                         qPrintable(QString("contours of the %1").arg(contourSourceName(src))));
+                         qPrintable(QString("contours of the %1").arg(planeName(src))));
             }
-            session_->setContourSource(ContourSource::Original);
+            session_->setPlane(Plane::Original);
         }
     }
 

@@ -175,8 +175,8 @@ private slots:
         panel.setApprox(ContourApprox::None);
         QCOMPARE(approx.last().at(0).value<ContourApprox>(), ContourApprox::None);
         panel.sourceCombo()->setCurrentIndex(panel.sourceCombo()->findText(QStringLiteral("Supremum")));
-        QCOMPARE(source.last().at(0).value<session::ContourSource>(), session::ContourSource::Supremum);
-        QCOMPARE(panel.source(), session::ContourSource::Supremum);
+        QCOMPARE(source.last().at(0).value<session::Plane>(), session::Plane::Supremum);
+        QCOMPARE(panel.source(), session::Plane::Supremum);
         QTest::mouseClick(panel.visibleCheck(), Qt::LeftButton, {}, QPoint(4, panel.visibleCheck()->height() / 2));
         QCOMPARE(visible.size(), 1);
         QCOMPARE(visible.last().at(0).toBool(), true);  // hidden by default: the click shows them

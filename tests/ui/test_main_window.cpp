@@ -251,7 +251,7 @@ private slots:
         openSample("fingerprint");
         window_->viewControls()->angleCountSpin()->setValue(36);
         window_->setLength(15);
-        window_->viewControls()->setView(ui::ViewKind::Supremum);
+        window_->viewControls()->setView(ui::Plane::Supremum);
         QTRY_VERIFY_WITH_TIMEOUT(window_->viewport()->sweepSnapshot() &&
                                      window_->viewport()->shownSweepId() == window_->viewport()->sweepSnapshot()->id &&
                                      std::get<session::SweepParams>(window_->viewport()->sweepSnapshot()->request.params)
@@ -261,7 +261,7 @@ private slots:
         compareFrame([&](int x, int y) { const int v = s.sup.at(x, y); return qRgb(v, v, v); }, 0, "supremum");
 
         const RgbImage colours = orientationColours(s);
-        window_->viewControls()->setView(ui::ViewKind::Orientation);
+        window_->viewControls()->setView(ui::Plane::Orientation);
         auto colourAt = [&](int x, int y) {
             const std::uint8_t* p = &colours.rgb[(static_cast<std::size_t>(y) * colours.width + x) * 3];
             return qRgb(p[0], p[1], p[2]);
@@ -387,7 +387,7 @@ private slots:
                          std::abs(qBlue(a) - qBlue(b)) <= 12,
                      qPrintable(QString("angle %1: opposite pixels differ").arg(angle)));
         }
-        window_->viewControls()->setView(ui::ViewKind::Orientation);
+        window_->viewControls()->setView(ui::Plane::Orientation);
         QVERIFY(window_->viewControls()->findChild<ui::OrientationLegend*>()->isVisibleTo(window_.get()));
     }
 

@@ -60,7 +60,7 @@ private slots:
         QCOMPARE(r.length, 16);          // 480 / 30
         QCOMPARE(r.angles.count, 60);
         QCOMPARE(r.angles.step, 3.0);
-        QCOMPARE(r.view, ViewKind::Orientation);
+        QCOMPARE(r.view, Plane::Orientation);
         QVERIFY(r.blend);
         QCOMPARE(r.needleStep, 16);
         QVERIFY(r.showSpectrumDock);
@@ -77,7 +77,7 @@ private slots:
         QCOMPARE(r.angles.step, 0.25);
         QCOMPARE(r.angles.count, 81);
         QCOMPARE(r.angles.angle(80), 10.0);
-        QCOMPARE(r.view, ViewKind::Result);
+        QCOMPARE(r.view, Plane::Result);
         QVERIFY(r.showSpectrumDock);
         QCOMPARE(recipeFor(Task::PageSkew, 8000, 100, true).length, 501);
     }
@@ -86,7 +86,7 @@ private slots:
         QCOMPARE(r.op, MorphOp::Open);
         QCOMPARE(r.length, 40);  // min(W, H) / 10
         QCOMPARE(r.angles.count, 90);
-        QCOMPARE(r.view, ViewKind::Orientation);
+        QCOMPARE(r.view, Plane::Orientation);
         QVERIFY(r.showSpectrumDock);
     }
     void teachRecipe() {
@@ -94,7 +94,7 @@ private slots:
         QCOMPARE(r.op, MorphOp::Open);  // the lesson is the opening, whatever the paper
         QCOMPARE(r.length, 21);
         QVERIFY(r.angle && *r.angle == 30.0);
-        QCOMPARE(r.view, ViewKind::Result);
+        QCOMPARE(r.view, Plane::Result);
         QCOMPARE(r.compare, CompareMode::SideBySide);
         QVERIFY(r.glyph);
         QVERIFY(!r.contours);
@@ -144,7 +144,7 @@ private slots:
         QCOMPARE(a.step, 0.25);
         QCOMPARE(a.count, 81);
         QCOMPARE(w->session().parameters().angles.count, 81);
-        QCOMPARE(w->viewControls()->view(), ViewKind::Result);
+        QCOMPARE(w->viewControls()->view(), Plane::Result);
         QVERIFY(w->spectrumDock()->isVisible());
         QVERIFY(!w->polarityLabel()->isVisible());
     }
@@ -163,7 +163,7 @@ private slots:
         const TaskRecipe r = recipeFor(Task::FingerprintOrientation, session::widthOf(*img), session::heightOf(*img),
                                        meanLevelIsLight(*img));
         QCOMPARE(w->lengthSpin()->value(), r.length);
-        QCOMPARE(w->viewControls()->view(), ViewKind::Orientation);
+        QCOMPARE(w->viewControls()->view(), Plane::Orientation);
         QCOMPARE(w->viewControls()->angleSet().count, 60);
         QCOMPARE(w->viewControls()->needleStep(), 16);
         QVERIFY(w->viewControls()->blend());

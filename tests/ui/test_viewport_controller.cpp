@@ -21,7 +21,7 @@
 
 using namespace linescope;
 using linescope::ui::CompareMode;
-using linescope::ui::ViewKind;
+using linescope::ui::Plane;
 using linescope::ui::ViewportController;
 
 namespace {
@@ -92,7 +92,7 @@ class TestViewportController : public QObject {
                                  kTimeoutMs);
     }
 
-    void resetView(ViewKind view, CompareMode mode) {
+    void resetView(Plane view, CompareMode mode) {
         viewport_->setView(view);
         viewport_->setCompareMode(mode);
         viewport_->setSplitPosition(0.5);
@@ -143,7 +143,7 @@ private slots:
     // A burst of parameter changes: the engine coalesces them, and the frame shows the
     // snapshot of the last, pixel for pixel in grey (uint8 0…255) at 1:1.
     void resultViewShowsTheNewestSnapshot() {
-        resetView(ViewKind::Result, CompareMode::Single);
+        resetView(Plane::Result, CompareMode::Single);
         for (const double angle : {10.0, 20.0, 35.5}) session_->setAngle(angle);
         session_->setLength(9);
         session_->setOp(MorphOp::Close);
@@ -168,7 +168,7 @@ private slots:
 
     // The sweep's supremum, in grey, from the newest Sweep snapshot.
     void supremumViewShowsTheSweep() {
-        resetView(ViewKind::Supremum, CompareMode::Single);
+        resetView(Plane::Supremum, CompareMode::Single);
         waitForNewest(session::RequestKind::Sweep);
         const session::SnapshotPtr sweep = session_->latest(session::RequestKind::Sweep);
         const Frame f = draw();
@@ -180,7 +180,7 @@ private slots:
     // The probe under the cursor reads the original and the snapshots' planes at that pixel,
     // in either half side by side.
     void probeReadsTheSnapshotsPlanes() {
-        resetView(ViewKind::Result, CompareMode::SideBySide);
+        resetView(Plane::Result, CompareMode::SideBySide);
         draw();
         const session::SnapshotPtr result = viewport_->snapshot(), sweep = viewport_->sweepSnapshot();
         QVERIFY(result && sweep);
@@ -219,14 +219,14 @@ private slots:
         auto originalAt = [&](int x, int y) { return grey(original.at(x, y)); };
         auto resultAt = [&](int x, int y) { return grey(result.at(x, y)); };
 
-        resetView(ViewKind::Result, CompareMode::SideBySide);
+        resetView(Plane::Result, CompareMode::SideBySide);
         Frame f = draw();
         const int half = viewport_->primaryArea().x;
         QCOMPARE(half, kViewW / 2);
         compareColumns(f, 0, half - 1, 0, originalAt, "side by side, left");
         compareColumns(f, half + 1, f.width, half, resultAt, "side by side, right");
 
-        resetView(ViewKind::Result, CompareMode::Split);
+        resetView(Plane::Result, CompareMode::Split);
         viewport_->setSplitPosition(0.45);
         f = draw();
         const int split = static_cast<int>(std::lround(0.45 * kViewW));
@@ -243,7 +243,7 @@ private slots:
     // With the overlay on, only its panel's pixels change.
     void overlayChangesOnlyItsPanel() {
         if (!viewport_->overlayAvailable()) QSKIP("built without Dear ImGui");
-        resetView(ViewKind::Result, CompareMode::Single);
+        resetView(Plane::Result, CompareMode::Single);
         const Frame without = draw();
         viewport_->setOverlayVisible(true);
         Frame with = draw();
@@ -265,7 +265,7 @@ private slots:
 
     // Pan and zoom move the image as the view transform says; a fit follows the size.
     void panZoomAndFit() {
-        resetView(ViewKind::Result, CompareMode::Single);
+        resetView(Plane::Result, CompareMode::Single);
         const render::ViewTransform before = viewport_->viewTransform();
         viewport_->panBy({5, -3});
         QCOMPARE(viewport_->viewTransform().panX, before.panX + 5);

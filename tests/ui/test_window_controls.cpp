@@ -279,9 +279,9 @@ private slots:
         QCOMPARE(w->session().parameters().length, 16);
         QCOMPARE(w->lengthSpin()->value(), 16);
         QTest::keyClick(w.get(), Qt::Key_3);
-        QCOMPARE(w->viewControls()->view(), ui::ViewKind::Supremum);
+        QCOMPARE(w->viewControls()->view(), ui::Plane::Supremum);
         QTest::keyClick(w.get(), Qt::Key_1);
-        QCOMPARE(w->viewControls()->view(), ui::ViewKind::Original);
+        QCOMPARE(w->viewControls()->view(), ui::Plane::Original);
         const MorphOp op = w->session().parameters().op;
         QTest::keyClick(w.get(), Qt::Key_O);
         QVERIFY(w->session().parameters().op != op);
@@ -297,7 +297,7 @@ private slots:
         QTest::keyClicks(w->angleSpin(), QStringLiteral("45"));
         QTest::keyClick(w->angleSpin(), Qt::Key_Enter);
         QCOMPARE(w->session().parameters().angle, 45.0);
-        QCOMPARE(w->viewControls()->view(), ui::ViewKind::Original);
+        QCOMPARE(w->viewControls()->view(), ui::Plane::Original);
     }
 
     void helpListsTheShortcuts() {
@@ -326,7 +326,7 @@ private slots:
         queue.setCheckpointHookForTests([&gate, once](session::RequestKind k, std::uint64_t, int step) {
             if (k == session::RequestKind::Sweep && step == 2 && !once->exchange(true)) gate.hold();
         });
-        w->viewControls()->setView(ui::ViewKind::Supremum);  // the sweep is live
+        w->viewControls()->setView(ui::Plane::Supremum);  // the sweep is live
         Image<std::uint8_t> img(96, 80);
         for (int y = 0; y < img.height(); ++y)
             for (int x = 0; x < img.width(); ++x) img.at(x, y) = static_cast<std::uint8_t>((x * 7 + y * 13) % 251);

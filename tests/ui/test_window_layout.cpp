@@ -52,7 +52,7 @@ private slots:
     // The orientation view (the tallest: colour wheel, needles) and the range of sweep angles.
     void controlsDockFitsAt1280x800() {
         auto w = makeWindow(QSize(1280, 800));
-        w->viewControls()->setView(ui::ViewKind::Orientation);
+        w->viewControls()->setView(ui::Plane::Orientation);
         w->viewControls()->setAngleSet(AngleSet{-10, 0.25, 81});
         w->show();
         QVERIFY(QTest::qWaitForWindowExposed(w.get()));
