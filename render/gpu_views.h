@@ -49,7 +49,6 @@ public:
     void releaseGl() { interop_.releaseAll(); }
 
     // Planes still held for kernels in flight (tests).
-    std::size_t inFlight() const { return inFlight_.size(); }
 
 private:
     template <class T>

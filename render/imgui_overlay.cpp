@@ -505,9 +505,4 @@ bool ImGuiOverlay::needsAnotherFrame() const {
 
 OverlayRect ImGuiOverlay::toggleRect(OverlayChange which) const { return toggleRects_[toggleIndex(which)]; }
 
-int ImGuiOverlay::mouseCursor() const {
-    Current current(context_);
-    return ImGui::GetMouseCursor();
-}
-
 }  // namespace linescope::render

@@ -141,7 +141,6 @@ public:
     // Where the toggle of one OverlayChange bit was in the last frame (empty when hidden).
     OverlayRect toggleRect(OverlayChange which) const;
     // The ImGuiMouseCursor ImGui asks for after the last frame (ImGuiMouseCursor_None: hide).
-    int mouseCursor() const;
 
     // The overlay's own ImGui context (tests read its ImGuiIO).
     ImGuiContext* context() const { return context_; }

@@ -107,7 +107,6 @@ public:
     void setMaxStrength(double maxStrength);
 
     void setColourMap(ColourMap map) { colourMap_ = map; }
-    ColourMap colourMap() const { return colourMap_; }
     // The weight of the orientation colours in OrientationOverImage, 0…1.
     void setOrientationBlend(double blend) { blend_ = blend; }
 
@@ -115,7 +114,6 @@ public:
     // (render/orientation_needles.h makes them from a sweep), drawn in one colour.
     void setNeedles(std::vector<float> endpoints);
     void clearNeedles() { setNeedles({}); }
-    void setNeedleColour(Rgba c) { needleColour_ = c; }
 
     // Contours as line loops through the pixel centres, outer and hole borders in their colours.
     void setContours(const Contours& contours);
@@ -123,8 +121,6 @@ public:
     void setContourColours(Rgba outer, Rgba hole) { outerColour_ = outer; holeColour_ = hole; }
     // One contour drawn on top in the highlight colour (-1: none), e.g. the list's selection.
     void setHighlightedContour(int index) { highlighted_ = index; }
-    void setHighlightColour(Rgba c) { highlightColour_ = c; }
-    std::size_t contourCount() const { return contourFirst_.size(); }
 
     // The SE glyph: the segment of λ pixels at the angle around image pixel (x, y), as the
     // engine's own line pixels (segmentGlyph), drawn as whole image pixels.

@@ -205,7 +205,6 @@ void ContourPanel::changeThreshold(double threshold, bool fromSlider, bool fromS
 
 void ContourPanel::setThreshold(double threshold) { changeThreshold(threshold, false, false); }
 void ContourPanel::setSource(session::Plane source) { selectData(sourceCombo_, source); }
-void ContourPanel::setMode(ContourMode mode) { selectData(modeCombo_, mode); }
 void ContourPanel::setApprox(ContourApprox approx) { selectData(approxCombo_, approx); }
 void ContourPanel::setContoursVisible(bool visible) { visibleCheck_->setChecked(visible); }
 

@@ -55,15 +55,11 @@ public:
     // 1000 steps and the spin box enough decimals for them. The threshold is clamped into
     // [lo, hi] (thresholdChanged when that changes it). Non-finite bounds are ignored.
     void setRange(double lo, double hi, bool isInteger);
-    double rangeMin() const { return lo_; }
-    double rangeMax() const { return hi_; }
-    bool rangeIsInteger() const { return integer_; }
 
     // The setters move the widgets and emit the matching signal when the value changes, as a
     // user's change does (so the owner has one path: e.g. Otsu → setThreshold → thresholdChanged).
     void setThreshold(double threshold);
     void setSource(session::Plane source);
-    void setMode(ContourMode mode);
     void setApprox(ContourApprox approx);
     void setContoursVisible(bool visible);
 
@@ -95,7 +91,6 @@ public:
     QDoubleSpinBox* thresholdSpin() const { return spin_; }
     QPushButton* otsuButton() const { return otsuButton_; }
     QComboBox* modeCombo() const { return modeCombo_; }
-    QComboBox* approxCombo() const { return approxCombo_; }
     QCheckBox* visibleCheck() const { return visibleCheck_; }
     QLabel* countLabel() const { return countLabel_; }
     QLabel* legendLabel() const { return legend_; }

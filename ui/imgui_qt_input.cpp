@@ -75,21 +75,6 @@ int imguiKeyOf(int qtKey) {
     }
 }
 
-Qt::CursorShape cursorShapeOf(int imguiCursor) {
-    switch (imguiCursor) {
-    case ImGuiMouseCursor_None: return Qt::BlankCursor;
-    case ImGuiMouseCursor_TextInput: return Qt::IBeamCursor;
-    case ImGuiMouseCursor_ResizeAll: return Qt::SizeAllCursor;
-    case ImGuiMouseCursor_ResizeNS: return Qt::SizeVerCursor;
-    case ImGuiMouseCursor_ResizeEW: return Qt::SizeHorCursor;
-    case ImGuiMouseCursor_ResizeNESW: return Qt::SizeBDiagCursor;
-    case ImGuiMouseCursor_ResizeNWSE: return Qt::SizeFDiagCursor;
-    case ImGuiMouseCursor_Hand: return Qt::PointingHandCursor;
-    case ImGuiMouseCursor_NotAllowed: return Qt::ForbiddenCursor;
-    default: return Qt::ArrowCursor;
-    }
-}
-
 ImGuiQtInput::ImGuiQtInput(render::ImGuiOverlay& overlay, QObject* parent) : QObject(parent), overlay_(overlay) {}
 
 bool ImGuiQtInput::feed(QEvent* event) {

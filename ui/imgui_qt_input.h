@@ -20,7 +20,6 @@ namespace linescope::ui {
 // Qt::Key → ImGuiKey_ value; −1 for a key Dear ImGui 1.86 does not know.
 int imguiKeyOf(int qtKey);
 // ImGuiMouseCursor → the Qt cursor shape (Qt::BlankCursor for ImGuiMouseCursor_None).
-Qt::CursorShape cursorShapeOf(int imguiCursor);
 
 class ImGuiQtInput : public QObject {
     Q_OBJECT

@@ -30,7 +30,6 @@ public:
     // Shows the search's range and polarity (emits nothing).
     void setSkewParams(const SkewParams& p);
     // The shown parameters: p's other fields with the controls' range and polarity.
-    SkewParams skewParams() const { return params_; }
     // Whether Undo deskew is offered (the window knows whether it kept the image before).
     void setUndoAvailable(bool available);
 

@@ -81,7 +81,6 @@ public:
     // Moves the marker to `degrees` in both forms. With a 180° set (e.g. 0:180:1) the angle is
     // taken modulo 180 into the set's range; an angle outside a partial set hides the marker.
     void setCurrentAngle(double degrees);
-    double currentAngle() const { return currentAngle_; }
 
     void setForm(Form form);
     Form form() const;

@@ -49,11 +49,7 @@ public:
     bool gpuChecked() const;
 
     QComboBox* viewCombo() const { return view_; }
-    QComboBox* compareCombo() const { return compare_; }
     QSpinBox* angleCountSpin() const { return count_; }
-    QComboBox* angleModeCombo() const { return angleMode_; }
-    QDoubleSpinBox* rangeFromSpin() const { return from_; }
-    QDoubleSpinBox* rangeToSpin() const { return to_; }
     QDoubleSpinBox* rangeStepSpin() const { return step_; }
 
 signals:

@@ -36,17 +36,4 @@ constexpr const char* planeName(Plane p) {
     return "?";
 }
 
-// Whether the plane comes from a sweep (Supremum, Infimum, Orientation, Strength).
-constexpr bool isSweepPlane(Plane p) {
-    switch (p) {
-    case Plane::Original:
-    case Plane::Result: return false;
-    case Plane::Supremum:
-    case Plane::Infimum:
-    case Plane::Orientation:
-    case Plane::Strength: return true;
-    }
-    return false;
-}
-
 }  // namespace linescope::session

@@ -188,11 +188,6 @@ void Session::setPlane(Plane source) {
     submit(RequestKind::Contours);
 }
 
-void Session::setParameters(const Parameters& p) {
-    params_ = p;
-    for (int k = 0; k < kRequestKindCount; ++k) submit(static_cast<RequestKind>(k));
-}
-
 void Session::setLive(RequestKind kind, bool live) {
     const auto i = static_cast<std::size_t>(kind);
     if (live_[i] == live) return;

@@ -72,7 +72,6 @@ public:
     // GPU mode). Submits the contours, and again whenever a new snapshot of that kind comes.
     void setPlane(Plane source);
     Plane contourSource() const { return contourSource_; }
-    void setParameters(const Parameters& p);
     const Parameters& parameters() const { return params_; }
 
     // [UI thread] GPU mode: results, sweeps and contours computed on the device and their

@@ -67,10 +67,6 @@ struct BinaryBitmaps {
     // lets the tracking scan skip them without touching the bitmap.
     std::vector<std::uint64_t> borderWordsUsed;
     std::size_t usedWordsPerRow = 0;
-
-    bool borderWordUsed(int y, std::size_t word) const {
-        return (borderWordsUsed[static_cast<std::size_t>(y) * usedWordsPerRow + (word >> 6)] >> (word & 63)) & 1u;
-    }
 };
 
 // Fills both bitmaps from the image (non-zero = foreground).

@@ -85,12 +85,6 @@ inline constexpr unsigned kPackedDirY = packDeltas(kDirY);
 LINESCOPE_HD constexpr int dirX(int d) { return static_cast<int>((kPackedDirX >> (2 * d)) & 3u) - 1; }
 LINESCOPE_HD constexpr int dirY(int d) { return static_cast<int>((kPackedDirY >> (2 * d)) & 3u) - 1; }
 
-// The key of the neighbour in direction d. Only ever applied towards foreground pixels,
-// which lie inside the image, so the packed arithmetic never wraps between rows.
-LINESCOPE_HD constexpr PixelKey stepKey(PixelKey k, int d) {
-    return static_cast<PixelKey>(static_cast<std::int64_t>(k) + dirY(d) * 65536 + dirX(d));
-}
-
 // The direction from a pixel to its 8-neighbour b (a ≠ b, adjacent; −1 for a = b). The
 // directions by (dy + 1) · 3 + (dx + 1) are 3, 2, 1, 4, −1, 0, 5, 6, 7, one nibble each
 // (15 for −1), so device code needs no table in memory.
