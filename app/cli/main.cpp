@@ -3,6 +3,7 @@
 // usage mistakes and 1 for everything else.
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "app/cli/failure.h"
 #include "compute/faults/fault_injection.h"
 #include "app/cli/common.h"
 #include "app/io/image_io.h"
@@ -52,13 +53,6 @@ constexpr const char* kHelp =
     "Exit status: 0 success, 1 failure (files, images, the engine), 2 usage mistakes; errors\n"
     "are one line on stderr starting with \"linescope-cli: error: \".\n";
 
-std::string oneLine(std::string s) {
-    for (char& c : s)
-        if (c == '\n' || c == '\r') c = ' ';
-    while (!s.empty() && s.back() == ' ') s.pop_back();
-    return s;
-}
-
 constexpr const char* kCommands[] = {"open",     "close",       "erode",    "dilate",   "tophat", "sweep",
                                      "skew",     "orientation", "spectrum", "contours", "bench"};
 
@@ -87,9 +81,9 @@ std::string didYouMean(const std::string& word) {
     return best ? std::string(" (did you mean '") + best + "'?)" : std::string();
 }
 
-int fail(int status, const std::string& message) {
-    std::cerr << "linescope-cli: error: " << oneLine(message) << std::endl;
-    return status;
+int fail(const linescope::cli::Failure& failure) {
+    std::cerr << "linescope-cli: error: " << failure.message << std::endl;
+    return failure.status;
 }
 
 int dispatch(const std::vector<std::string>& all) {
@@ -131,17 +125,7 @@ int main(int argc, char** argv) {
         const int status = dispatch(args);
         linescope::cli::flushNotices();
         return status;
-    } catch (const linescope::cli::UsageError& e) {
-        return fail(2, e.what());
-    } catch (const linescope::Error& e) {
-        return fail(1, e.what());
-    } catch (const cv::Exception& e) {
-        return fail(1, "OpenCV: " + e.err + (e.func.empty() ? "" : " (in " + e.func + ")"));
-    } catch (const std::bad_alloc&) {
-        return fail(1, "out of memory");
-    } catch (const std::exception& e) {
-        return fail(1, e.what());
     } catch (...) {
-        return fail(1, "unexpected failure");
+        return fail(linescope::cli::describeFailure(std::current_exception()));
     }
 }
