@@ -41,6 +41,8 @@ constexpr const char* kHelp =
     "  spectrum       the angular spectrum and its peaks as JSON (textures): linescope-cli spectrum tex.png\n"
     "  contours       borders of a thresholded image: linescope-cli contours --threshold 128 in.png --json out.json\n"
     "  bench          the engine against OpenCV: linescope-cli bench [--quick]\n"
+    "  batch          any of the above but bench over many files, resumable, with progress:\n"
+    "                 linescope-cli batch --inputs scans --out-dir OUT skew --deskew .deskewed.png\n"
     "\n"
     "  linescope-cli COMMAND --help   the options of a command\n"
     "  linescope-cli --version        the version\n"
@@ -54,7 +56,7 @@ constexpr const char* kHelp =
     "are one line on stderr starting with \"linescope-cli: error: \".\n";
 
 constexpr const char* kCommands[] = {"open",     "close",       "erode",    "dilate",   "tophat", "sweep",
-                                     "skew",     "orientation", "spectrum", "contours", "bench"};
+                                     "skew",     "orientation", "spectrum", "contours", "bench", "batch"};
 
 // Levenshtein distance: insertions, deletions and substitutions of one character each.
 std::size_t editDistance(const std::string& a, const std::string& b) {
@@ -111,6 +113,7 @@ int dispatch(const std::vector<std::string>& all) {
     if (cmd == "orientation") return runOrientation(rest);
     if (cmd == "contours") return runContours(rest);
     if (cmd == "bench") return runBench(rest);
+    if (cmd == "batch") return runBatch(rest);
     if (!cmd.empty() && cmd[0] == '-') throw UsageError("unknown option '" + cmd + "' (see linescope-cli --help)");
     const std::string hint = didYouMean(cmd);
     throw UsageError("unknown command '" + cmd + "'" + (hint.empty() ? " (see linescope-cli --help)" : hint));
