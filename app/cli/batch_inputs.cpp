@@ -113,9 +113,8 @@ private:
             if (part.string().find_first_of("*?[") != std::string::npos) break;
             base /= part;
         }
-        const fs::path mirrorBase = base.empty() ? fs::path() : mirrorOf(base);
         for (const std::string& match : paths) {
-            const fs::path relative = base.empty() ? mirrorOf(match) : mirrorBase / fs::path(match).lexically_relative(base);
+            const fs::path relative = base.empty() ? mirrorOf(match) : fs::path(match).lexically_relative(base);
             std::error_code ec;
             if (fs::is_directory(match, ec)) addFolder(match, relative);
             else addFile(match, relative);
