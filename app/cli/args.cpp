@@ -74,6 +74,24 @@ std::string Args::valueOr(const std::string& name, const std::string& fallback) 
     return v ? *v : fallback;
 }
 
+std::vector<std::string> Args::values(const std::string& name) const {
+    std::vector<std::string> all;
+    for (const auto& [option, value] : values_)
+        if (option == name) all.push_back(value);
+    return all;
+}
+
+std::size_t optionsEnd(const std::vector<std::string>& args, const std::vector<OptionSpec>& specs) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a.size() < 2 || a[0] != '-' || looksNegativeNumber(a)) return i;
+        const std::string name = a.substr(0, a.find('='));
+        const auto spec = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.name == name; });
+        if (spec != specs.end() && spec->takesValue && name.size() == a.size()) ++i;  // its value is the next word
+    }
+    return args.size();
+}
+
 void Args::requirePositionals(const std::vector<std::string>& names) const {
     if (positionals_.size() == names.size()) return;
     std::string list;

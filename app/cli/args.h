@@ -33,6 +33,8 @@ public:
     bool has(const std::string& name) const;
     std::optional<std::string> value(const std::string& name) const;
     std::string valueOr(const std::string& name, const std::string& fallback) const;
+    // Every value of an option that may be given more than once, in order.
+    std::vector<std::string> values(const std::string& name) const;
     const std::vector<std::string>& positionals() const { return positionals_; }
     // Throws UsageError unless exactly `names.size()` positionals were given.
     void requirePositionals(const std::vector<std::string>& names) const;
@@ -48,6 +50,11 @@ private:
     std::vector<std::string> positionals_;
     bool help_ = false;
 };
+
+// The index of the first word of `args` that is neither an option of `specs` nor the value
+// of one ("-h"/"--help" count as options): where a command's own options end and the
+// command it runs begins ("batch --jobs 2 skew …" → 2). args.size() when there is none.
+std::size_t optionsEnd(const std::vector<std::string>& args, const std::vector<OptionSpec>& specs);
 
 // Strict parsers: the whole text must be a number in range, else UsageError naming `what`
 // and the text. No spaces, no hexadecimal, at most one sign ('+' or '-').

@@ -1,4 +1,5 @@
 // linescope-cli contours (--threshold T | --otsu) [--mode M] [--approx A] IN [--json OUT] [--svg OUT]
+#include "app/cli/command_job.h"
 #include "app/cli/commands.h"
 #include "app/cli/common.h"
 #include "app/io/contour_export.h"
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -127,100 +129,172 @@ Traced traceWithOpenCV(const cv::Mat& binary, ContourMode mode, ContourApprox ap
     return t;
 }
 
+class ContoursResult final : public JobResult {
+public:
+    ContoursResult(Traced traced, io::ContourJsonInfo info, cv::Mat svgBackground)
+        : traced_(std::move(traced)), info_(std::move(info)), svgBackground_(std::move(svgBackground)) {}
+
+    JobReport write(const OutputPaths& outputs) const override {
+        JobReport report;
+        if (const auto json = outputs.find("json"); json != outputs.end()) {
+            io::writeTextFile(json->second, io::contoursToJson(traced_.contours, info_));
+            report.files.push_back(json->second);
+        }
+        if (const auto svg = outputs.find("svg"); svg != outputs.end()) {
+            io::writeTextFile(svg->second, io::contoursToSvg(traced_.contours, info_.width, info_.height, svgBackground_));
+            report.files.push_back(svg->second);
+        }
+        report.printed = std::to_string(traced_.contours.size()) + " contours\n";
+        report.results = "\"contours\": " + std::to_string(traced_.contours.size());
+        return report;
+    }
+
+private:
+    Traced traced_;
+    io::ContourJsonInfo info_;
+    cv::Mat svgBackground_;  // empty: the contours over nothing
+};
+
+struct ContoursSettings {
+    ContourMode mode{};
+    ContourApprox approx{};
+    std::string algorithm;
+    Backend backend = Backend::Cpu;
+    int threads = 0;
+    bool otsu = false;
+    double threshold = 0;
+    bool svgImage = false;
+    bool timings = false;
+    std::optional<std::string> json, svg;  // single mode: paths; batch: suffixes
+};
+
+class ContoursJob final : public CommandJob {
+public:
+    explicit ContoursJob(ContoursSettings settings) : s_(std::move(settings)) {}
+
+    OutputPaths batchOutputs(const std::string& stem, const std::string&, const cv::Mat&) const override {
+        OutputPaths outputs;
+        if (s_.json) outputs["json"] = stem + *s_.json;
+        if (s_.svg) outputs["svg"] = stem + *s_.svg;
+        return outputs;
+    }
+    std::vector<std::string> prepare(const std::string&, const cv::Mat&, const OutputPaths& outputs) const override {
+        std::vector<std::string> files;
+        for (const auto& [role, path] : outputs)
+            if (role == "json" || role == "svg") files.push_back(path);
+        return files;
+    }
+    std::unique_ptr<JobResult> compute(const std::string&, const cv::Mat& src, const io::NoticeFn& notice) const override {
+        cv::Mat binary;
+        double usedThreshold = s_.threshold;
+        // The 8-bit view of the input: for Otsu and for --svg-image.
+        cv::Mat eight = src;
+        if (s_.otsu) {
+            const io::OtsuResult o = io::otsu(src);
+            if (src.depth() != CV_8U)
+                notice(std::string("Otsu's threshold needs 8 bits: the ") + io::depthName(src.depth()) +
+                       " image was scaled from [" + io::jsonNumber(o.scale.min) + ", " + io::jsonNumber(o.scale.max) +
+                       "] to [0, 255]");
+            // The contours are those of the 8-bit image Otsu split (see io::otsu on the difference).
+            binary = io::binarize(o.eight, o.eightBit);
+            usedThreshold = o.threshold;
+            eight = o.eight;
+        } else {
+            binary = io::binarize(src, s_.threshold);
+            if (s_.svgImage) eight = io::toEightBit(src);
+        }
+
+        Traced t = s_.algorithm == "engine" ? traceWithEngine(binary, s_.mode, s_.approx, s_.backend, s_.threads)
+                                            : traceWithOpenCV(binary, s_.mode, s_.approx);
+        if (s_.timings) {
+            const ContourTimings& ms = t.timings;
+            using io::formatMillis;
+            if (s_.algorithm == "engine")
+                notice("contours in " + formatMillis(ms.total) + " ms (" + backendName(s_.backend) + "): preprocess " +
+                       formatMillis(ms.preprocess) + ", track " + formatMillis(ms.track) + ", connect " +
+                       formatMillis(ms.connect) + ", hierarchy " + formatMillis(ms.hierarchy) + ", download " +
+                       formatMillis(ms.download));
+            else
+                notice("OpenCV's findContours in " + formatMillis(ms.total) + " ms");
+        }
+        io::ContourJsonInfo info;
+        info.mode = s_.mode;
+        info.approx = s_.approx;
+        info.width = binary.cols;
+        info.height = binary.rows;
+        info.threshold = usedThreshold;
+        info.algorithm = s_.algorithm;
+        info.timings = t.timings;
+        return std::make_unique<ContoursResult>(std::move(t), std::move(info), s_.svgImage ? eight : cv::Mat());
+    }
+
+private:
+    ContoursSettings s_;
+};
+
 }  // namespace
 
-int runContours(const ArgList& argList) {
+std::unique_ptr<CommandJob> contoursJob(const ArgList& argList, JobMode mode) {
     Args args(argList,
               {{"--threshold", true}, {"--otsu", false}, {"--mode", true}, {"--approx", true}, {"--json", true},
                {"--svg", true}, {"--svg-image", false}, {"--backend", true}, {"--algorithm", true},
                {"--threads", true}, {"--timings", false}, forceOptionSpec(), imageMemoryOptionSpec(),
                quietOptionSpec()},
               "contours");
-    if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kForceHelp + kQuietHelp);
+    if (args.helpRequested()) {
+        printHelp(args, std::string(kHelp) + kForceHelp + kQuietHelp);
+        return nullptr;
+    }
     quietFrom(args);
-    args.requirePositionals({"IN"});
-    std::vector<std::string> outputs;
-    for (const char* o : {"--json", "--svg"})
-        if (auto path = args.value(o)) outputs.push_back(*path);
-    checkOutputs({args.positionals()[0]}, outputs, args.has("--force"));
+    requireFileArguments(args, mode, {"IN"});
+    refuseForceInBatch(args, mode);
+    ContoursSettings s;
+    s.json = outputOption(args, "--json", mode);
+    s.svg = outputOption(args, "--svg", mode);
+    if (mode == JobMode::Single) {
+        std::vector<std::string> outputs;
+        for (const auto& o : {s.json, s.svg})
+            if (o) outputs.push_back(*o);
+        checkOutputs({args.positionals()[0]}, outputs, args.has("--force"));
+    }
     const std::string modeText = args.valueOr("--mode", "tree");
     const std::string approxText = args.valueOr("--approx", "none");
-    ContourMode mode{};
-    ContourApprox approx{};
     try {
-        mode = parseContourMode(modeText);
+        s.mode = parseContourMode(modeText);
     } catch (const Error&) {
         throw UsageError("--mode must be external, list, ccomp or tree, got '" + modeText + "'");
     }
     try {
-        approx = parseContourApprox(approxText);
+        s.approx = parseContourApprox(approxText);
     } catch (const Error&) {
         throw UsageError("--approx must be none or simple, got '" + approxText + "'");
     }
-    const std::string algorithm = args.valueOr("--algorithm", "engine");
-    if (algorithm != "engine" && algorithm != "opencv")
-        throw UsageError("--algorithm must be engine or opencv, got '" + algorithm + "'");
-    const int threads = threadsFrom(args);
+    s.algorithm = args.valueOr("--algorithm", "engine");
+    if (s.algorithm != "engine" && s.algorithm != "opencv")
+        throw UsageError("--algorithm must be engine or opencv, got '" + s.algorithm + "'");
+    s.threads = threadsFrom(args);
     const Backend requestedBackend = backendFrom(args);
     imageMemoryFrom(args);
 
-    const bool otsu = args.has("--otsu");
+    s.otsu = args.has("--otsu");
     const auto thresholdText = args.value("--threshold");
-    if (otsu == thresholdText.has_value()) throw UsageError("'contours' needs exactly one of --threshold T and --otsu");
-    const double threshold = thresholdText ? parseReal(*thresholdText, "--threshold") : 0.0;
-
-    const cv::Mat src = io::readImage(args.positionals()[0], notice);
-    cv::Mat binary;
-    double usedThreshold = threshold;
-    // The 8-bit view of the input: for Otsu and for --svg-image.
-    cv::Mat eight = src;
-    if (otsu) {
-        const io::OtsuResult o = io::otsu(src);
-        if (src.depth() != CV_8U)
-            notice(std::string("Otsu's threshold needs 8 bits: the ") + io::depthName(src.depth()) +
-                   " image was scaled from [" + io::jsonNumber(o.scale.min) + ", " + io::jsonNumber(o.scale.max) +
-                   "] to [0, 255]");
-        // The contours are those of the 8-bit image Otsu split (see io::otsu on the difference).
-        binary = io::binarize(o.eight, o.eightBit);
-        usedThreshold = o.threshold;
-        eight = o.eight;
-    } else {
-        binary = io::binarize(src, threshold);
-        if (args.has("--svg-image")) eight = io::toEightBit(src);
-    }
-
+    if (s.otsu == thresholdText.has_value()) throw UsageError("'contours' needs exactly one of --threshold T and --otsu");
+    s.threshold = thresholdText ? parseReal(*thresholdText, "--threshold") : 0.0;
+    s.svgImage = args.has("--svg-image");
+    s.timings = args.has("--timings");
     // Auto falls back to the CPU quietly (the contours are the same); an explicit cuda
     // without a usable GPU throws "the CUDA backend is not available: ...".
-    const Backend backend = algorithm == "engine" ? resolveBackend(requestedBackend) : Backend::Cpu;
-    const Traced t = algorithm == "engine" ? traceWithEngine(binary, mode, approx, backend, threads)
-                                           : traceWithOpenCV(binary, mode, approx);
-    if (args.has("--timings")) {
-        const ContourTimings& ms = t.timings;
-        using io::formatMillis;
-        if (algorithm == "engine")
-            notice("contours in " + formatMillis(ms.total) + " ms (" + backendName(backend) + "): preprocess " +
-                   formatMillis(ms.preprocess) + ", track " + formatMillis(ms.track) + ", connect " +
-                   formatMillis(ms.connect) + ", hierarchy " + formatMillis(ms.hierarchy) + ", download " +
-                   formatMillis(ms.download));
-        else
-            notice("OpenCV's findContours in " + formatMillis(ms.total) + " ms");
+    s.backend = s.algorithm == "engine" ? resolveBackend(requestedBackend) : Backend::Cpu;
+
+    auto job = std::make_unique<ContoursJob>(s);
+    if (mode == JobMode::Single) {
+        job->singleInput = args.positionals()[0];
+        if (s.json) job->singleOutputs["json"] = *s.json;
+        if (s.svg) job->singleOutputs["svg"] = *s.svg;
     }
-    if (auto json = args.value("--json")) {
-        io::ContourJsonInfo info;
-        info.mode = mode;
-        info.approx = approx;
-        info.width = binary.cols;
-        info.height = binary.rows;
-        info.threshold = usedThreshold;
-        info.algorithm = algorithm;
-        info.timings = t.timings;
-        io::writeTextFile(*json, io::contoursToJson(t.contours, info));
-    }
-    if (auto svg = args.value("--svg"))
-        io::writeTextFile(*svg, io::contoursToSvg(t.contours, binary.cols, binary.rows,
-                                                  args.has("--svg-image") ? eight : cv::Mat()));
-    std::printf("%zu contours\n", t.contours.size());
-    return 0;
+    return job;
 }
+
+int runContours(const ArgList& args) { return runSingleJob(contoursJob(args, JobMode::Single)); }
 
 }  // namespace linescope::cli

@@ -1,5 +1,6 @@
 // linescope-cli orientation [--block B] [--length L] … IMAGE: the block orientation field
 // (fingerprint ridges, hatching) as JSON, and optionally as CSV and a needle drawing.
+#include "app/cli/command_job.h"
 #include "app/cli/commands.h"
 #include "app/cli/common.h"
 #include "app/io/image_io.h"
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,16 +65,104 @@ void writeNeedles(const std::string& path, const cv::Mat& image, const Orientati
         }
     io::writeImage(path, out);
 }
+class OrientationResult final : public JobResult {
+public:
+    OrientationResult(OrientationField field, OrientationFieldParams params, std::string method, double ms, cv::Mat image)
+        : f_(std::move(field)), p_(std::move(params)), method_(std::move(method)), ms_(ms), image_(std::move(image)) {}
+
+    JobReport write(const OutputPaths& outputs) const override {
+        const OrientationField& f = f_;
+        std::string angles, coherence, foreground, rows = "bx,by,angle,coherence,weight,foreground\n";
+        int foregroundBlocks = 0;
+        for (std::size_t b = 0; b < f.angle.size(); ++b) {
+            const char* sep = b ? ", " : "";
+            angles += sep + io::jsonNumber(f.angle[b]);
+            coherence += sep + io::jsonNumber(f.coherence[b]);
+            foreground += sep + std::to_string(int(f.foreground[b]));
+            foregroundBlocks += f.foreground[b] ? 1 : 0;
+            const int bx = static_cast<int>(b % static_cast<std::size_t>(f.blocksX)), by = static_cast<int>(b / static_cast<std::size_t>(f.blocksX));
+            rows += std::to_string(bx) + "," + std::to_string(by) + "," + io::jsonNumber(f.angle[b]) + "," +
+                    io::jsonNumber(f.coherence[b]) + "," + io::jsonNumber(f.weight[b]) + "," + std::to_string(int(f.foreground[b])) + "\n";
+        }
+        JobReport report;
+        if (const auto csv = outputs.find("csv"); csv != outputs.end()) {
+            io::writeTextFile(csv->second, rows);
+            report.files.push_back(csv->second);
+        }
+        if (const auto needles = outputs.find("needles"); needles != outputs.end()) {
+            writeNeedles(needles->second, image_, f);
+            report.files.push_back(needles->second);
+        }
+        report.printed = "{\"blocks_x\": " + std::to_string(f.blocksX) + ", \"blocks_y\": " + std::to_string(f.blocksY) +
+                         ", \"block_size\": " + std::to_string(f.blockSize) + ", \"length\": " + std::to_string(f.length) +
+                         ", \"angle_count\": " + std::to_string(p_.angleCount) + ", \"smoothing\": " + io::jsonNumber(p_.smoothing) +
+                         ", \"method\": " + io::jsonString(method_) + ", \"angles\": [" + angles + "], \"coherence\": [" +
+                         coherence + "], \"foreground\": [" + foreground + "], \"time_ms\": " + io::jsonNumber(ms_) + "}\n";
+        report.results = "\"blocks\": " + std::to_string(f.angle.size()) +
+                         ", \"foreground_blocks\": " + std::to_string(foregroundBlocks);
+        return report;
+    }
+
+private:
+    OrientationField f_;
+    OrientationFieldParams p_;
+    std::string method_;
+    double ms_;
+    cv::Mat image_;  // for the needles
+};
+
+class OrientationJob final : public CommandJob {
+public:
+    OrientationJob(OrientationFieldParams params, std::string method, std::optional<std::string> csv,
+                   std::optional<std::string> needles, EngineOptions options)
+        : params_(std::move(params)), method_(std::move(method)), csv_(std::move(csv)), needles_(std::move(needles)),
+          options_(options) {}
+
+    OutputPaths batchOutputs(const std::string& stem, const std::string&, const cv::Mat&) const override {
+        OutputPaths outputs{{"printed", stem + ".orientation.json"}};
+        if (csv_) outputs["csv"] = stem + *csv_;
+        if (needles_) outputs["needles"] = stem + *needles_;
+        return outputs;
+    }
+    std::vector<std::string> prepare(const std::string&, const cv::Mat&, const OutputPaths& outputs) const override {
+        std::vector<std::string> files;
+        if (const auto csv = outputs.find("csv"); csv != outputs.end()) files.push_back(csv->second);
+        if (const auto needles = outputs.find("needles"); needles != outputs.end()) {
+            io::requireWritable(needles->second, CV_8U, 3);
+            files.push_back(needles->second);
+        }
+        return files;
+    }
+    std::unique_ptr<JobResult> compute(const std::string&, const cv::Mat& image, const io::NoticeFn&) const override {
+        const auto start = std::chrono::steady_clock::now();
+        OrientationField f = io::visitPixelType(image, [&]<class T>(std::type_identity<T>) {
+            return estimateOrientationField<T>(io::viewOf<T>(image), params_, options_);
+        });
+        const double ms = millisecondsSince(start);
+        return std::make_unique<OrientationResult>(std::move(f), params_, method_, ms, image);
+    }
+
+private:
+    OrientationFieldParams params_;
+    std::string method_;
+    std::optional<std::string> csv_, needles_;  // single mode: paths; batch: suffixes
+    EngineOptions options_;
+};
+
 }  // namespace
 
-int runOrientation(const ArgList& argList) {
+std::unique_ptr<CommandJob> orientationJob(const ArgList& argList, JobMode mode) {
     auto specs = engineOptionSpecs();
     for (const char* o : {"--block", "--length", "--angle-count", "--smoothing", "--method", "--csv", "--needles"})
         specs.push_back({o, true});
     specs.push_back(forceOptionSpec());
     Args args(argList, specs, "orientation");
-    if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kForceHelp + kEngineOptionsHelp);
-    args.requirePositionals({"IMAGE"});
+    if (args.helpRequested()) {
+        printHelp(args, std::string(kHelp) + kForceHelp + kEngineOptionsHelp);
+        return nullptr;
+    }
+    requireFileArguments(args, mode, {"IMAGE"});
+    refuseForceInBatch(args, mode);
     OrientationFieldParams p;
     p.blockSize = integerFrom(args, "--block", p.blockSize, 1, 4096);
     p.length = lengthFrom(args, 0);
@@ -81,41 +171,23 @@ int runOrientation(const ArgList& argList) {
     const std::string method = args.valueOr("--method", "block");
     if (method != "block" && method != "pixel") throw UsageError("--method must be block or pixel, got '" + method + "'");
     p.method = method == "block" ? OrientationMethod::BlockSpectrum : OrientationMethod::PixelArg;
-    const auto csv = args.value("--csv");
-    const auto needles = args.value("--needles");
-    std::vector<std::string> outputs;
-    if (csv) outputs.push_back(*csv);
-    if (needles) outputs.push_back(*needles);
-    checkOutputs({args.positionals()[0]}, outputs, args.has("--force"));
-    const EngineOptions opt = engineOptionsFrom(args);
-    const cv::Mat image = io::readImage(args.positionals()[0], notice);
-    if (needles) io::requireWritable(*needles, CV_8U, 3);
-
-    const auto start = std::chrono::steady_clock::now();
-    const OrientationField f = io::visitPixelType(image, [&]<class T>(std::type_identity<T>) {
-        return estimateOrientationField<T>(io::viewOf<T>(image), p, opt);
-    });
-    const double ms = millisecondsSince(start);
-
-    std::string angles, coherence, foreground, rows = "bx,by,angle,coherence,weight,foreground\n";
-    for (std::size_t b = 0; b < f.angle.size(); ++b) {
-        const char* sep = b ? ", " : "";
-        angles += sep + io::jsonNumber(f.angle[b]);
-        coherence += sep + io::jsonNumber(f.coherence[b]);
-        foreground += sep + std::to_string(int(f.foreground[b]));
-        const int bx = static_cast<int>(b % static_cast<std::size_t>(f.blocksX)), by = static_cast<int>(b / static_cast<std::size_t>(f.blocksX));
-        rows += std::to_string(bx) + "," + std::to_string(by) + "," + io::jsonNumber(f.angle[b]) + "," +
-                io::jsonNumber(f.coherence[b]) + "," + io::jsonNumber(f.weight[b]) + "," + std::to_string(int(f.foreground[b])) + "\n";
+    const auto csv = outputOption(args, "--csv", mode);
+    const auto needles = outputOption(args, "--needles", mode);
+    if (mode == JobMode::Single) {
+        std::vector<std::string> outputs;
+        if (csv) outputs.push_back(*csv);
+        if (needles) outputs.push_back(*needles);
+        checkOutputs({args.positionals()[0]}, outputs, args.has("--force"));
     }
-    if (csv) io::writeTextFile(*csv, rows);
-    if (needles) writeNeedles(*needles, image, f);
-    const std::string json = "{\"blocks_x\": " + std::to_string(f.blocksX) + ", \"blocks_y\": " + std::to_string(f.blocksY) +
-                             ", \"block_size\": " + std::to_string(f.blockSize) + ", \"length\": " + std::to_string(f.length) +
-                             ", \"angle_count\": " + std::to_string(p.angleCount) + ", \"smoothing\": " + io::jsonNumber(p.smoothing) +
-                             ", \"method\": " + io::jsonString(method) + ", \"angles\": [" + angles + "], \"coherence\": [" +
-                             coherence + "], \"foreground\": [" + foreground + "], \"time_ms\": " + io::jsonNumber(ms) + "}\n";
-    std::fputs(json.c_str(), stdout);
-    return 0;
+    auto job = std::make_unique<OrientationJob>(p, method, csv, needles, engineOptionsFrom(args));
+    if (mode == JobMode::Single) {
+        job->singleInput = args.positionals()[0];
+        if (csv) job->singleOutputs["csv"] = *csv;
+        if (needles) job->singleOutputs["needles"] = *needles;
+    }
+    return job;
 }
+
+int runOrientation(const ArgList& args) { return runSingleJob(orientationJob(args, JobMode::Single)); }
 
 }  // namespace linescope::cli

@@ -1,4 +1,5 @@
 // linescope-cli skew [--length L] [--angles SET] [--bright-lines] [--deskew OUT] PAGE
+#include "app/cli/command_job.h"
 #include "app/cli/commands.h"
 #include "app/cli/common.h"
 #include "app/io/deskew.h"
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace linescope::cli {
@@ -49,9 +51,78 @@ constexpr const char* kHelp =
     "  --border B         the border of the deskewed page: replicate (default) or white\n"
     "                     (the type's maximum; for float32 the page's maximum)\n";
 
+class SkewResult final : public JobResult {
+public:
+    SkewResult(SkewEstimate estimate, double ms, bool darkLines, cv::Mat page, io::RotationBorder border)
+        : estimate_(estimate), ms_(ms), darkLines_(darkLines), page_(std::move(page)), border_(border) {}
+
+    JobReport write(const OutputPaths& outputs) const override {
+        JobReport report;
+        const auto deskewOut = outputs.find("deskew");
+        if (deskewOut != outputs.end()) {
+            io::writeImage(deskewOut->second, io::deskew(page_, estimate_.angle, border_));
+            report.files.push_back(deskewOut->second);
+        }
+        const SkewEstimate& r = estimate_;
+        const std::string dominant = r.confidence >= kSkewConfidentThreshold ? "true" : "false";
+        std::string json = "{\"angle\": " + io::jsonNumber(r.angle) + ", \"confidence\": " + io::jsonNumber(r.confidence) +
+                           ", \"dominant\": " + dominant +
+                           ", \"at_range_edge\": " + (r.atRangeEdge ? "true" : "false") + ", \"coarse_angle\": " + io::jsonNumber(r.coarseAngle) + ", \"reduction\": " +
+                           std::to_string(r.reduction) + ", \"length\": " + std::to_string(r.length) +
+                           ", \"coarse_length\": " + std::to_string(r.coarseLength) + ", \"lines\": " +
+                           io::jsonString(darkLines_ ? "dark" : "bright") + ", \"time_ms\": " + io::jsonNumber(ms_);
+        if (deskewOut != outputs.end()) json += ", \"deskewed\": " + io::jsonString(deskewOut->second);
+        json += "}\n";
+        report.printed = json;
+        report.results = "\"angle\": " + io::jsonNumber(r.angle) + ", \"confidence\": " + io::jsonNumber(r.confidence) +
+                         ", \"dominant\": " + dominant;
+        return report;
+    }
+
+private:
+    SkewEstimate estimate_;
+    double ms_;
+    bool darkLines_;
+    // The rotation is done here, on batch's writer threads, rather than on the engine's.
+    cv::Mat page_;
+    io::RotationBorder border_;
+};
+
+class SkewJob final : public CommandJob {
+public:
+    SkewJob(SkewParams params, io::RotationBorder border, std::optional<std::string> deskewSuffix, EngineOptions options)
+        : params_(std::move(params)), border_(border), deskewSuffix_(std::move(deskewSuffix)), options_(options) {}
+
+    OutputPaths batchOutputs(const std::string& stem, const std::string&, const cv::Mat&) const override {
+        OutputPaths outputs{{"printed", stem + ".skew.json"}};
+        if (deskewSuffix_) outputs["deskew"] = stem + *deskewSuffix_;
+        return outputs;
+    }
+    std::vector<std::string> prepare(const std::string&, const cv::Mat& page, const OutputPaths& outputs) const override {
+        const auto deskewOut = outputs.find("deskew");
+        if (deskewOut == outputs.end()) return {};
+        io::requireWritable(deskewOut->second, page.depth());
+        return {deskewOut->second};
+    }
+    std::unique_ptr<JobResult> compute(const std::string&, const cv::Mat& page, const io::NoticeFn&) const override {
+        const auto start = std::chrono::steady_clock::now();
+        const SkewEstimate r = io::visitPixelType(page, [&]<class T>(std::type_identity<T>) {
+            return estimateSkew<T>(io::viewOf<T>(page), params_, options_);
+        });
+        const double ms = millisecondsSince(start);
+        return std::make_unique<SkewResult>(r, ms, params_.darkLines, page, border_);
+    }
+
+private:
+    SkewParams params_;
+    io::RotationBorder border_;
+    std::optional<std::string> deskewSuffix_;  // single mode: the path; batch: the suffix
+    EngineOptions options_;
+};
+
 }  // namespace
 
-int runSkew(const ArgList& argList) {
+std::unique_ptr<CommandJob> skewJob(const ArgList& argList, JobMode mode) {
     auto specs = engineOptionSpecs();
     specs.push_back({"--length", true});
     specs.push_back({"--angles", true});
@@ -63,8 +134,12 @@ int runSkew(const ArgList& argList) {
     specs.push_back({"--border", true});
     specs.push_back(forceOptionSpec());
     Args args(argList, specs, "skew");
-    if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kForceHelp + kEngineOptionsHelp);
-    args.requirePositionals({"PAGE"});
+    if (args.helpRequested()) {
+        printHelp(args, std::string(kHelp) + kForceHelp + kEngineOptionsHelp);
+        return nullptr;
+    }
+    requireFileArguments(args, mode, {"PAGE"});
+    refuseForceInBatch(args, mode);
     SkewParams p;
     p.length = lengthFrom(args, 0);
     p.angles = anglesFrom(args, "-10:10.5:0.5");
@@ -79,32 +154,17 @@ int runSkew(const ArgList& argList) {
     const std::string border = args.valueOr("--border", "replicate");
     if (border != "replicate" && border != "white")
         throw UsageError("--border must be replicate or white, got '" + border + "'");
-    const auto deskewOut = args.value("--deskew");
-    if (deskewOut) checkOutputs({args.positionals()[0]}, {*deskewOut}, args.has("--force"));
-    const EngineOptions opt = engineOptionsFrom(args);
-
-    const cv::Mat page = io::readImage(args.positionals()[0], notice);
-    if (deskewOut) io::requireWritable(*deskewOut, page.depth());
-    const auto start = std::chrono::steady_clock::now();
-    const SkewEstimate r = io::visitPixelType(page, [&]<class T>(std::type_identity<T>) {
-        return estimateSkew<T>(io::viewOf<T>(page), p, opt);
-    });
-    const double ms = millisecondsSince(start);
-    if (deskewOut) {
-        const auto fill = border == "white" ? io::RotationBorder::White : io::RotationBorder::Replicate;
-        io::writeImage(*deskewOut, io::deskew(page, r.angle, fill));
+    const auto deskewOut = outputOption(args, "--deskew", mode);
+    if (deskewOut && mode == JobMode::Single) checkOutputs({args.positionals()[0]}, {*deskewOut}, args.has("--force"));
+    const auto fill = border == "white" ? io::RotationBorder::White : io::RotationBorder::Replicate;
+    auto job = std::make_unique<SkewJob>(p, fill, deskewOut, engineOptionsFrom(args));
+    if (mode == JobMode::Single) {
+        job->singleInput = args.positionals()[0];
+        if (deskewOut) job->singleOutputs["deskew"] = *deskewOut;
     }
-
-    std::string json = "{\"angle\": " + io::jsonNumber(r.angle) + ", \"confidence\": " + io::jsonNumber(r.confidence) +
-                       ", \"dominant\": " + (r.confidence >= kSkewConfidentThreshold ? "true" : "false") +
-                       ", \"at_range_edge\": " + (r.atRangeEdge ? "true" : "false") + ", \"coarse_angle\": " + io::jsonNumber(r.coarseAngle) + ", \"reduction\": " +
-                       std::to_string(r.reduction) + ", \"length\": " + std::to_string(r.length) +
-                       ", \"coarse_length\": " + std::to_string(r.coarseLength) + ", \"lines\": " +
-                       io::jsonString(p.darkLines ? "dark" : "bright") + ", \"time_ms\": " + io::jsonNumber(ms);
-    if (deskewOut) json += ", \"deskewed\": " + io::jsonString(*deskewOut);
-    json += "}\n";
-    std::fputs(json.c_str(), stdout);
-    return 0;
+    return job;
 }
+
+int runSkew(const ArgList& args) { return runSingleJob(skewJob(args, JobMode::Single)); }
 
 }  // namespace linescope::cli

@@ -1,5 +1,6 @@
 // linescope-cli spectrum [--op OP] [--length L] [--angles SET] [--peaks N] IMAGE: the angular
 // spectrum and its dominant orientations as JSON (texture analysis).
+#include "app/cli/command_job.h"
 #include "app/cli/commands.h"
 #include "app/cli/common.h"
 #include "app/io/image_io.h"
@@ -9,6 +10,7 @@
 #include "compute/spectrum_peaks.h"
 #include "compute/sweep.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <optional>
@@ -39,7 +41,7 @@ constexpr const char* kHelp =
     "  --min-prominence P peaks below P are left out (default 0.1)\n";
 // A note when OP does not suit the image's polarity: openings and erosions measure bright
 // lines, closings and dilations dark ones (io::meanLevelIsLight tells the background).
-void notePolarity(const cv::Mat& image, MorphOp op) {
+void notePolarity(const cv::Mat& image, MorphOp op, const io::NoticeFn& notice) {
     const std::optional<bool> lightGround = io::meanLevelIsLight(image);
     if (!lightGround) return;  // a flat image has no lines either way
     const bool light = *lightGround;
@@ -51,9 +53,67 @@ void notePolarity(const cv::Mat& image, MorphOp op) {
         notice(std::string("the lines look bright on a dark background: --op open suits them (--op ") +
                morphOpName(op) + " measures dark lines)");
 }
+
+class SpectrumResult final : public JobResult {
+public:
+    SpectrumResult(std::string json, std::string peakAngles)
+        : json_(std::move(json)), peakAngles_(std::move(peakAngles)) {}
+    JobReport write(const OutputPaths&) const override { return {{}, json_, "\"peaks\": [" + peakAngles_ + "]"}; }
+
+private:
+    std::string json_;
+    std::string peakAngles_;
+};
+
+class SpectrumJob final : public CommandJob {
+public:
+    SpectrumJob(SweepRequest request, std::optional<int> length, int maxPeaks, double minProminence, EngineOptions options)
+        : request_(std::move(request)), length_(length), maxPeaks_(maxPeaks), minProminence_(minProminence), options_(options) {}
+
+    OutputPaths batchOutputs(const std::string& stem, const std::string&, const cv::Mat&) const override {
+        return {{"printed", stem + ".spectrum.json"}};
+    }
+    std::vector<std::string> prepare(const std::string&, const cv::Mat&, const OutputPaths&) const override { return {}; }
+    std::unique_ptr<JobResult> compute(const std::string&, const cv::Mat& image, const io::NoticeFn& notice) const override {
+        SweepRequest req = request_;
+        req.length = length_ ? *length_ : std::max(1, std::min(image.cols, image.rows) / 4);
+        notePolarity(image, req.op, notice);
+
+        const auto start = std::chrono::steady_clock::now();
+        const std::vector<double> spectrum = io::visitPixelType(image, [&]<class T>(std::type_identity<T>) {
+            return sweep<T>(io::viewOf<T>(image), req, options_).spectrum;
+        });
+        const bool minimum = req.op == MorphOp::Close || req.op == MorphOp::Dilate;
+        const auto peaks = spectrumPeaks(spectrum, req.angles, minimum, maxPeaks_, minProminence_);
+        const double ms = millisecondsSince(start);
+
+        std::string angles, values, peakList, peakAngles;
+        for (int k = 0; k < req.angles.count; ++k) {
+            angles += (k ? ", " : "") + io::jsonNumber(req.angles.angle(k));
+            values += (k ? ", " : "") + io::jsonNumber(spectrum[static_cast<std::size_t>(k)]);
+        }
+        for (std::size_t i = 0; i < peaks.size(); ++i) {
+            peakList += std::string(i ? ", " : "") + "{\"angle\": " + io::jsonNumber(peaks[i].angle) +
+                        ", \"prominence\": " + io::jsonNumber(peaks[i].prominence) +
+                        ", \"index\": " + std::to_string(peaks[i].index) + "}";
+            peakAngles += (i ? ", " : "") + io::jsonNumber(peaks[i].angle);
+        }
+        std::string json = "{\"op\": " + io::jsonString(morphOpName(req.op)) + ", \"length\": " + std::to_string(req.length) +
+                           ", \"angles\": [" + angles + "], \"spectrum\": [" + values + "], \"peaks\": [" +
+                           peakList + "], \"time_ms\": " + io::jsonNumber(ms) + "}\n";
+        return std::make_unique<SpectrumResult>(std::move(json), std::move(peakAngles));
+    }
+
+private:
+    SweepRequest request_;
+    std::optional<int> length_;  // default: a quarter of the image's smaller side
+    int maxPeaks_;
+    double minProminence_;
+    EngineOptions options_;
+};
 }  // namespace
 
-int runSpectrum(const ArgList& argList) {
+std::unique_ptr<CommandJob> spectrumJob(const ArgList& argList, JobMode mode) {
     auto specs = engineOptionSpecs();
     specs.push_back({"--op", true});
     specs.push_back({"--length", true});
@@ -61,40 +121,22 @@ int runSpectrum(const ArgList& argList) {
     specs.push_back({"--peaks", true});
     specs.push_back({"--min-prominence", true});
     Args args(argList, specs, "spectrum");
-    if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kEngineOptionsHelp);
-    args.requirePositionals({"IMAGE"});
+    if (args.helpRequested()) {
+        printHelp(args, std::string(kHelp) + kEngineOptionsHelp);
+        return nullptr;
+    }
+    requireFileArguments(args, mode, {"IMAGE"});
     SweepRequest req;
     req.op = sweepOpFrom(args);
     req.angles = anglesFrom(args, "0:180:1");
     const int maxPeaks = integerFrom(args, "--peaks", 4, 1, 100);
     const double minProminence = numberFrom(args, "--min-prominence", 0.1, 0, 1);
-    const EngineOptions opt = engineOptionsFrom(args);
-    const cv::Mat image = io::readImage(args.positionals()[0], notice);
-    req.length = lengthFrom(args, std::max(1, std::min(image.cols, image.rows) / 4));
-    notePolarity(image, req.op);
-
-    const auto start = std::chrono::steady_clock::now();
-    const std::vector<double> spectrum = io::visitPixelType(image, [&]<class T>(std::type_identity<T>) {
-        return sweep<T>(io::viewOf<T>(image), req, opt).spectrum;
-    });
-    const bool minimum = req.op == MorphOp::Close || req.op == MorphOp::Dilate;
-    const auto peaks = spectrumPeaks(spectrum, req.angles, minimum, maxPeaks, minProminence);
-    const double ms = millisecondsSince(start);
-
-    std::string angles, values, peakList;
-    for (int k = 0; k < req.angles.count; ++k) {
-        angles += (k ? ", " : "") + io::jsonNumber(req.angles.angle(k));
-        values += (k ? ", " : "") + io::jsonNumber(spectrum[static_cast<std::size_t>(k)]);
-    }
-    for (std::size_t i = 0; i < peaks.size(); ++i)
-        peakList += std::string(i ? ", " : "") + "{\"angle\": " + io::jsonNumber(peaks[i].angle) +
-                    ", \"prominence\": " + io::jsonNumber(peaks[i].prominence) +
-                    ", \"index\": " + std::to_string(peaks[i].index) + "}";
-    const std::string json = "{\"op\": " + io::jsonString(morphOpName(req.op)) + ", \"length\": " + std::to_string(req.length) +
-                             ", \"angles\": [" + angles + "], \"spectrum\": [" + values + "], \"peaks\": [" +
-                             peakList + "], \"time_ms\": " + io::jsonNumber(ms) + "}\n";
-    std::fputs(json.c_str(), stdout);
-    return 0;
+    const std::optional<int> length = args.has("--length") ? std::optional<int>(lengthFrom(args)) : std::nullopt;
+    auto job = std::make_unique<SpectrumJob>(req, length, maxPeaks, minProminence, engineOptionsFrom(args));
+    if (mode == JobMode::Single) job->singleInput = args.positionals()[0];
+    return job;
 }
+
+int runSpectrum(const ArgList& args) { return runSingleJob(spectrumJob(args, JobMode::Single)); }
 
 }  // namespace linescope::cli

@@ -1,4 +1,5 @@
 // linescope-cli sweep --length L --angles SET IN --out-dir DIR
+#include "app/cli/command_job.h"
 #include "app/cli/commands.h"
 #include "app/cli/common.h"
 #include "app/io/export_recipe.h"
@@ -129,9 +130,68 @@ void writeResults(const SweepResult<T>& r, const std::filesystem::path& dir, int
                                          io::jsonString(pixelTypeName(pixelTypeOf<T>())) + ", \"angles\": [" +
                                          jsonAngles + "], \"spectrum\": [" + jsonSpectrum + "]}\n");
 }
+template <class T>
+class SweepJobResult final : public JobResult {
+public:
+    SweepJobResult(SweepResult<T> result, SweepRequest request, std::string input, std::string summary)
+        : result_(std::move(result)), request_(std::move(request)), input_(std::move(input)), summary_(std::move(summary)) {}
+
+    JobReport write(const OutputPaths& outputs) const override {
+        const std::filesystem::path dir(outputs.at("dir"));
+        writeResults(result_, dir, request_.length, input_);
+        writeManifest(dir, input_, request_, io::cvDepthOf<T>());
+        JobReport report;
+        for (const std::string& name : sweepFileNames(io::cvDepthOf<T>())) report.files.push_back((dir / name).string());
+        report.printed = summary_ + dir.string() + "\n";
+        return report;
+    }
+
+private:
+    SweepResult<T> result_;
+    SweepRequest request_;
+    std::string input_;
+    std::string summary_;  // the printed line, less the folder
+};
+
+class SweepJob final : public CommandJob {
+public:
+    SweepJob(SweepRequest request, EngineOptions options, bool force, JobMode mode)
+        : request_(std::move(request)), options_(options), force_(force), mode_(mode) {}
+
+    OutputPaths batchOutputs(const std::string& stem, const std::string&, const cv::Mat&) const override {
+        return {{"dir", stem}};
+    }
+    std::vector<std::string> prepare(const std::string& input, const cv::Mat& src, const OutputPaths& outputs) const override {
+        const std::filesystem::path dir(outputs.at("dir"));
+        std::vector<std::string> files;
+        for (const std::string& name : sweepFileNames(src.depth())) files.push_back((dir / name).string());
+        if (mode_ == JobMode::Single) checkOutputs({input}, files, force_);
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        if (ec || !std::filesystem::is_directory(dir))
+            throw io::IoError("cannot create the folder '" + dir.string() + "'" + (ec ? ": " + ec.message() : ""));
+        return files;
+    }
+    std::unique_ptr<JobResult> compute(const std::string& input, const cv::Mat& src, const io::NoticeFn&) const override {
+        return io::visitPixelType(src, [&]<class T>(std::type_identity<T>) -> std::unique_ptr<JobResult> {
+            SweepResult<T> r = sweep<T>(io::viewOf<T>(src), request_, options_);
+            char line[256];
+            std::snprintf(line, sizeof line, "sweep: %s, length %d, %d angles from %g step %g, %dx%d %s -> ",
+                          morphOpName(request_.op), request_.length, request_.angles.count, request_.angles.start,
+                          request_.angles.step, src.cols, src.rows, pixelTypeName(pixelTypeOf<T>()));
+            return std::make_unique<SweepJobResult<T>>(std::move(r), request_, input, line);
+        });
+    }
+
+private:
+    SweepRequest request_;
+    EngineOptions options_;
+    bool force_;
+    JobMode mode_;
+};
 }  // namespace
 
-int runSweep(const ArgList& argList) {
+std::unique_ptr<CommandJob> sweepJob(const ArgList& argList, JobMode mode) {
     auto specs = engineOptionSpecs();
     specs.push_back({"--length", true});
     specs.push_back({"--angles", true});
@@ -139,38 +199,29 @@ int runSweep(const ArgList& argList) {
     specs.push_back({"--out-dir", true});
     specs.push_back(forceOptionSpec());
     Args args(argList, specs, "sweep");
-    if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kForceHelp + kEngineOptionsHelp);
-    args.requirePositionals({"IN"});
+    if (args.helpRequested()) {
+        printHelp(args, std::string(kHelp) + kForceHelp + kEngineOptionsHelp);
+        return nullptr;
+    }
+    requireFileArguments(args, mode, {"IN"});
+    refuseForceInBatch(args, mode);
     SweepRequest req;
     req.length = lengthFrom(args);
     req.angles = anglesFrom(args, "0:180:1");
     req.op = sweepOpFrom(args);
     const auto outDir = args.value("--out-dir");
-    if (!outDir || outDir->empty()) throw UsageError("'sweep' needs --out-dir DIR");
-    const EngineOptions opt = engineOptionsFrom(args);
-
-    const std::string& input = args.positionals()[0];
-    const cv::Mat src = io::readImage(input, notice);
-    const std::filesystem::path dir(*outDir);
-    std::vector<std::string> outputs;
-    for (const std::string& name : sweepFileNames(src.depth())) outputs.push_back((dir / name).string());
-    checkOutputs({input}, outputs, args.has("--force"));
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec || !std::filesystem::is_directory(dir))
-        throw io::IoError("cannot create the folder '" + dir.string() + "'" + (ec ? ": " + ec.message() : ""));
-
-    io::visitPixelType(src, [&]<class T>(std::type_identity<T>) {
-        const SweepResult<T> r = sweep<T>(io::viewOf<T>(src), req, opt);
-        writeResults(r, dir, req.length, input);
-        writeManifest(dir, input, req, src.depth());
-        char line[256];
-        std::snprintf(line, sizeof line, "sweep: %s, length %d, %d angles from %g step %g, %dx%d %s -> ",
-                      morphOpName(req.op), req.length, req.angles.count, req.angles.start, req.angles.step,
-                      src.cols, src.rows, pixelTypeName(pixelTypeOf<T>()));
-        std::fputs((line + dir.string() + "\n").c_str(), stdout);
-    });
-    return 0;
+    if (mode == JobMode::Batch && outDir)
+        throw UsageError("'batch sweep' takes no --out-dir: each input's results go to the folder OUT/SUB/NAME of "
+                         "batch's --out-dir");
+    if (mode == JobMode::Single && (!outDir || outDir->empty())) throw UsageError("'sweep' needs --out-dir DIR");
+    auto job = std::make_unique<SweepJob>(req, engineOptionsFrom(args), args.has("--force"), mode);
+    if (mode == JobMode::Single) {
+        job->singleInput = args.positionals()[0];
+        job->singleOutputs = {{"dir", *outDir}};
+    }
+    return job;
 }
+
+int runSweep(const ArgList& args) { return runSingleJob(sweepJob(args, JobMode::Single)); }
 
 }  // namespace linescope::cli

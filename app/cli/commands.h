@@ -2,8 +2,11 @@
 // the exit status. Errors are thrown (UsageError → 2, anything else → 1) and reported by main.
 #pragma once
 
+#include "app/cli/command_job.h"
+
 #include "compute/line_morph.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,5 +21,15 @@ int runSpectrum(const ArgList& args);
 int runOrientation(const ArgList& args);
 int runContours(const ArgList& args);
 int runBench(const ArgList& args);
+int runBatch(const ArgList& args);
+
+// The commands batch can run: their options parsed and checked by the command's own
+// parser (UsageError), in `mode`. Null when --help was asked for (and printed).
+std::unique_ptr<CommandJob> morphJob(MorphOp op, const ArgList& args, JobMode mode);
+std::unique_ptr<CommandJob> sweepJob(const ArgList& args, JobMode mode);
+std::unique_ptr<CommandJob> skewJob(const ArgList& args, JobMode mode);
+std::unique_ptr<CommandJob> spectrumJob(const ArgList& args, JobMode mode);
+std::unique_ptr<CommandJob> orientationJob(const ArgList& args, JobMode mode);
+std::unique_ptr<CommandJob> contoursJob(const ArgList& args, JobMode mode);
 
 }  // namespace linescope::cli

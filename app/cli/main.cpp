@@ -3,6 +3,7 @@
 // usage mistakes and 1 for everything else.
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "app/cli/failure.h"
 #include "compute/faults/fault_injection.h"
 #include "app/cli/common.h"
 #include "app/io/image_io.h"
@@ -40,6 +41,8 @@ constexpr const char* kHelp =
     "  spectrum       the angular spectrum and its peaks as JSON (textures): linescope-cli spectrum tex.png\n"
     "  contours       borders of a thresholded image: linescope-cli contours --threshold 128 in.png --json out.json\n"
     "  bench          the engine against OpenCV: linescope-cli bench [--quick]\n"
+    "  batch          any of the above but bench over many files, resumable, with progress:\n"
+    "                 linescope-cli batch --inputs scans --out-dir OUT skew --deskew .deskewed.png\n"
     "\n"
     "  linescope-cli COMMAND --help   the options of a command\n"
     "  linescope-cli --version        the version\n"
@@ -52,15 +55,8 @@ constexpr const char* kHelp =
     "Exit status: 0 success, 1 failure (files, images, the engine), 2 usage mistakes; errors\n"
     "are one line on stderr starting with \"linescope-cli: error: \".\n";
 
-std::string oneLine(std::string s) {
-    for (char& c : s)
-        if (c == '\n' || c == '\r') c = ' ';
-    while (!s.empty() && s.back() == ' ') s.pop_back();
-    return s;
-}
-
 constexpr const char* kCommands[] = {"open",     "close",       "erode",    "dilate",   "tophat", "sweep",
-                                     "skew",     "orientation", "spectrum", "contours", "bench"};
+                                     "skew",     "orientation", "spectrum", "contours", "bench", "batch"};
 
 // Levenshtein distance: insertions, deletions and substitutions of one character each.
 std::size_t editDistance(const std::string& a, const std::string& b) {
@@ -87,9 +83,9 @@ std::string didYouMean(const std::string& word) {
     return best ? std::string(" (did you mean '") + best + "'?)" : std::string();
 }
 
-int fail(int status, const std::string& message) {
-    std::cerr << "linescope-cli: error: " << oneLine(message) << std::endl;
-    return status;
+int fail(const linescope::cli::Failure& failure) {
+    std::cerr << "linescope-cli: error: " << failure.message << std::endl;
+    return failure.status;
 }
 
 int dispatch(const std::vector<std::string>& all) {
@@ -117,6 +113,7 @@ int dispatch(const std::vector<std::string>& all) {
     if (cmd == "orientation") return runOrientation(rest);
     if (cmd == "contours") return runContours(rest);
     if (cmd == "bench") return runBench(rest);
+    if (cmd == "batch") return runBatch(rest);
     if (!cmd.empty() && cmd[0] == '-') throw UsageError("unknown option '" + cmd + "' (see linescope-cli --help)");
     const std::string hint = didYouMean(cmd);
     throw UsageError("unknown command '" + cmd + "'" + (hint.empty() ? " (see linescope-cli --help)" : hint));
@@ -131,17 +128,7 @@ int main(int argc, char** argv) {
         const int status = dispatch(args);
         linescope::cli::flushNotices();
         return status;
-    } catch (const linescope::cli::UsageError& e) {
-        return fail(2, e.what());
-    } catch (const linescope::Error& e) {
-        return fail(1, e.what());
-    } catch (const cv::Exception& e) {
-        return fail(1, "OpenCV: " + e.err + (e.func.empty() ? "" : " (in " + e.func + ")"));
-    } catch (const std::bad_alloc&) {
-        return fail(1, "out of memory");
-    } catch (const std::exception& e) {
-        return fail(1, e.what());
     } catch (...) {
-        return fail(1, "unexpected failure");
+        return fail(linescope::cli::describeFailure(std::current_exception()));
     }
 }

@@ -5,6 +5,7 @@
 #include "tests/support/opencv_contours.h"
 #include "tests/support/opencv_images.h"
 #include "tests/support/random_images.h"
+#include "tests/cli/cli_process.h"
 
 #include <QDir>
 #include <QFile>
@@ -37,40 +38,8 @@ using namespace linescope;
 
 namespace {
 
-struct CliRun {
-    int code = -1;
-    bool crashed = false;
-    bool finished = false;
-    QString out;
-    QString err;
-    QByteArray outBytes;  // stdout as written (out is decoded as UTF-8)
-    QString describe() const {
-        return QStringLiteral("exit %1%2\nstdout: %3\nstderr: %4")
-            .arg(code)
-            .arg(crashed ? " (crashed)" : "")
-            .arg(out.left(2000), err.left(2000));
-    }
-};
-
-CliRun runProcess(const QString& program, const QStringList& args, int timeoutMs) {
-    QProcess p;
-    p.setProgram(program);
-    p.setArguments(args);
-    p.start();
-    CliRun r;
-    if (!p.waitForStarted(30000)) return r;
-    r.finished = p.waitForFinished(timeoutMs);
-    if (!r.finished) {
-        p.kill();
-        p.waitForFinished();
-    }
-    r.crashed = p.exitStatus() == QProcess::CrashExit;
-    r.code = p.exitCode();
-    r.outBytes = p.readAllStandardOutput();
-    r.out = QString::fromUtf8(r.outBytes);
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+using test::CliRun;
+using test::runProcess;
 
 QByteArray readFile(const QString& path) {
     QFile f(path);
@@ -306,7 +275,7 @@ private slots:
         QVERIFY2(r.code == 0 && r.out.startsWith(QStringLiteral("linescope-cli ")), qPrintable(r.describe()));
         // Each command's --help is checked against the options it declares (printHelp).
         for (const char* cmd : {"open", "close", "erode", "dilate", "tophat", "sweep", "skew", "spectrum", "orientation",
-                                "contours", "bench"}) {
+                                "contours", "bench", "batch"}) {
             r = runCli({QString::fromLatin1(cmd), QStringLiteral("--help")});
             QVERIFY2(r.code == 0 && r.out.contains(QStringLiteral("usage")) && r.err.isEmpty(),
                      qPrintable(QString::fromLatin1(cmd) + ": " + r.describe()));
