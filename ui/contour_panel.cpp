@@ -1,5 +1,7 @@
 #include "ui/contour_panel.h"
 
+#include "app/session/session.h"
+
 #include "ui/contour_table_model.h"
 #include "ui/widget_lifetime.h"
 
@@ -55,7 +57,7 @@ bool writeFile(const QString& path, const std::function<std::string()>& text, QS
 
 ContourPanel::ContourPanel(QWidget* parent) : QWidget(parent) {
     sourceCombo_ = new QComboBox(this);
-    for (const auto s : session::kPlanes) sourceCombo_->addItem(tr(session::planeName(s)), static_cast<int>(s));
+    for (const auto s : session::kContourSources) sourceCombo_->addItem(tr(session::planeName(s)), static_cast<int>(s));
     sourceCombo_->setToolTip(tr("The view whose pixels are thresholded and traced"));
 
     buildThresholdRow();
@@ -207,6 +209,14 @@ void ContourPanel::setThreshold(double threshold) { changeThreshold(threshold, f
 void ContourPanel::setSource(session::Plane source) { selectData(sourceCombo_, source); }
 void ContourPanel::setApprox(ContourApprox approx) { selectData(approxCombo_, approx); }
 void ContourPanel::setContoursVisible(bool visible) { visibleCheck_->setChecked(visible); }
+
+void ContourPanel::follow(const session::Session& session) {
+    connect(&session, &session::Session::snapshotReady, this,
+            [this](session::RequestKind kind, const session::SnapshotPtr& snapshot) {
+                if (kind == session::RequestKind::Contours && snapshot->ok())
+                    setContours(snapshot->contours, snapshot->timings.contours);
+            });
+}
 
 void ContourPanel::setContours(std::shared_ptr<const Contours> contours, const ContourTimings& timings) {
     if (contours) {

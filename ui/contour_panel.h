@@ -26,6 +26,10 @@ class QPushButton;
 class QSlider;
 class QTableView;
 
+namespace linescope::session {
+class Session;
+}
+
 namespace linescope::ui {
 
 class ContourTableModel;
@@ -63,6 +67,9 @@ public:
     void setApprox(ContourApprox approx);
     void setContoursVisible(bool visible);
 
+    // Shows the session's contour snapshots as they are published (ok ones: the window's status
+    // bar reports errors). Once, at construction time.
+    void follow(const session::Session& session);
     // Shows a published contour snapshot (nullptr: none) and its engine timings: the count of
     // outer and hole borders and the list. Clears the selection (contourSelected(−1) when a
     // row was selected: the indices refer to the new contours now).

@@ -106,6 +106,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     session_->setLive(session::RequestKind::Skew, false);
 
     viewport_ = new ViewportWidget(this);
+    viewport_->follow(*session_);
     setCentralWidget(viewport_);
     // Until an image is loaded the viewport says how to open one.
     emptyHint_ = new QLabel(tr("Open an image: File ▸ Open (Ctrl+O), drag and drop, or Samples"), viewport_);
@@ -177,7 +178,6 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     connect(session_.get(), &session::Session::snapshotReady, this, &MainWindow::onSnapshot);
     connect(session_.get(), &session::Session::imageChanged, this,
             [this] {
-                viewport_->setOriginal(session_->image());
                 emptyHint_->setVisible(!session_->image());
                 updateSweepMark();
             });
@@ -526,17 +526,16 @@ void MainWindow::onSnapshot(session::RequestKind kind, const session::SnapshotPt
                                           QString::fromStdString(snapshot->error)));
         return;
     }
+    // The viewport and the docks follow the session themselves (follow()); the window keeps
+    // what spans them: the contour threshold's range, the status bar, the sweep's progress.
     onDockSnapshot(kind, snapshot);
     if (kind == session::RequestKind::Sweep) {
-        viewport_->showSnapshot(snapshot);
         progress_->setVisible(false);
         cancel_->setVisible(false);
         updateSweepMark();
         return;
     }
     if (kind != session::RequestKind::Result) return;
-    viewport_->showSnapshot(snapshot);
-    viewport_->setComputeMs(snapshot->timings.compute);
     const auto& p = std::get<session::ResultParams>(snapshot->request.params);
     QString line = tr("%1 at %2°, λ = %3: %4 ms on the %5")
                        .arg(QString::fromLatin1(morphOpName(p.op)))

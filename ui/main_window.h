@@ -153,7 +153,7 @@ private:
     // A copy of the contour source's pixels (Otsu); empty when its snapshot has not come yet.
     cv::Mat contourSourceMat() const;
     void refreshContourRange();   // the threshold control's range from the source plane
-    void refreshPlane();  // the range, and the session's source
+    void refreshContourSource();  // the range, and the session's source
     void deskew(double skewAngle);
     void undoDeskew();
     bool isLive(session::RequestKind kind) const;

@@ -30,12 +30,14 @@ namespace linescope::ui {
 
 void MainWindow::buildDocks() {
     spectrum_ = new SpectrumPanel(this);
+    spectrum_->follow(*session_);
     spectrumDock_ = new QDockWidget(tr("Angular spectrum"), this);
     spectrumDock_->setObjectName("spectrumDock");
     spectrumDock_->setWidget(spectrum_);
     addDockWidget(Qt::BottomDockWidgetArea, spectrumDock_);
 
     contourPanel_ = new ContourPanel(this);
+    contourPanel_->follow(*session_);
     contourDock_ = new QDockWidget(tr("Contours"), this);
     contourDock_->setObjectName("contourDock");
     contourDock_->setWidget(contourPanel_);
@@ -74,7 +76,7 @@ void MainWindow::buildDocks() {
         session_->setContourParams(p);
     });
     connect(contourPanel_, &ContourPanel::sourceChanged, this, [this] {
-        refreshPlane();
+        refreshContourSource();
         updateLiveViews();
     });
     connect(contourPanel_, &ContourPanel::visibleChanged, this, [this](bool on) {
@@ -95,7 +97,7 @@ void MainWindow::buildDocks() {
         // The list and the drawing belong to the previous image: new ones come if shown.
         contourPanel_->setContours(nullptr);
         viewport_->setContours(nullptr);
-        refreshPlane();
+        refreshContourSource();
     });
 }
 
@@ -146,49 +148,24 @@ void MainWindow::refreshContourRange() {
     }
 }
 
-void MainWindow::refreshPlane() {
+void MainWindow::refreshContourSource() {
     refreshContourRange();
-    session_->setPlane(contourPanel_->source());
+    session_->setContourSource(contourPanel_->source());
 }
 
-void MainWindow::onDockSnapshot(session::RequestKind kind, const session::SnapshotPtr& snapshot) {
-    using session::Plane;
-    using session::RequestKind;
+void MainWindow::onDockSnapshot(session::RequestKind kind, const session::SnapshotPtr&) {
+    // The docks show the snapshots themselves (follow()); the threshold's range spans the
+    // contours dock and the plane it is traced from.
+    const session::Plane source = contourPanel_->source();
     switch (kind) {
-    case RequestKind::Result:
-        if (contourPanel_->source() == Plane::Result && isLive(RequestKind::Contours)) refreshContourRange();
+    case session::RequestKind::Result:
+        if (source == session::Plane::Result && isLive(session::RequestKind::Contours)) refreshContourRange();
         return;
-    case RequestKind::Sweep: {
-        const auto& req = std::get<session::SweepParams>(snapshot->request.params).sweep;
-        spectrum_->setSweep(*snapshot->spectrum, tr("Σ of %1 by λ = %2 over %3 angles")
-                                                  .arg(QString::fromLatin1(morphOpName(req.op)))
-                                                  .arg(req.length)
-                                                  .arg(req.angles.count));
-        spectrum_->setCurrentAngle(session_->parameters().angle);
-        const Plane s = contourPanel_->source();
-        if (s != Plane::Original && s != Plane::Result) refreshContourRange();
+    case session::RequestKind::Sweep:
+        if (source != session::Plane::Original && source != session::Plane::Result) refreshContourRange();
         return;
-    }
-    case RequestKind::Contours:
-        contourPanel_->setContours(snapshot->contours, snapshot->timings.contours);
-        viewport_->setContours(snapshot->contours);
-        return;
-    case RequestKind::Skew: {
-        const auto& out = *snapshot->skew;
-        const auto* asked = std::get_if<session::SkewRequestParams>(&snapshot->request.params);
-        const bool darkLines = !asked || asked->skew.darkLines;
-        spectrum_->setSkew(out.skew, tr("%8 by λ = %1 over %2…%3° in %4° steps on the page reduced %5×, "
-                                        "refined by λ = %6 on the page reduced %7×")
-                                         .arg(out.length)
-                                         .arg(out.angles.start)
-                                         .arg(out.angles.angle(out.angles.count - 1))
-                                         .arg(out.angles.step)
-                                         .arg(2 * out.skew.reduction)
-                                         .arg(out.skew.length)
-                                         .arg(out.skew.reduction)
-                                         .arg(darkLines ? tr("closings (dark lines)") : tr("openings (bright lines)")));
-        return;
-    }
+    case session::RequestKind::Contours:
+    case session::RequestKind::Skew: return;
     }
 }
 

@@ -1,5 +1,7 @@
 #include "ui/spectrum_panel.h"
 
+#include "app/session/session.h"
+
 #include "app/io/atomic_file.h"
 #include "app/io/spectrum_export.h"
 #include "compute/spectrum_peaks.h"
@@ -403,6 +405,35 @@ void SpectrumPanel::setForm(Form form) { formCombo_->setCurrentIndex(formIndex(f
 
 SpectrumPanel::Form SpectrumPanel::form() const {
     return formCombo_->currentIndex() == 1 ? Form::Polar : Form::Cartesian;
+}
+
+void SpectrumPanel::follow(const session::Session& session) {
+    connect(&session, &session::Session::snapshotReady, this,
+            [this, &session](session::RequestKind kind, const session::SnapshotPtr& snapshot) {
+                if (!snapshot->ok()) return;
+                if (kind == session::RequestKind::Sweep) {
+                    const auto& req = std::get<session::SweepParams>(snapshot->request.params).sweep;
+                    setSweep(*snapshot->spectrum, tr("Σ of %1 by λ = %2 over %3 angles")
+                                                      .arg(QString::fromLatin1(morphOpName(req.op)))
+                                                      .arg(req.length)
+                                                      .arg(req.angles.count));
+                    setCurrentAngle(session.parameters().angle);
+                } else if (kind == session::RequestKind::Skew) {
+                    const session::SkewOutput& out = *snapshot->skew;
+                    const auto* asked = std::get_if<session::SkewRequestParams>(&snapshot->request.params);
+                    const bool darkLines = !asked || asked->skew.darkLines;
+                    setSkew(out.skew, tr("%8 by λ = %1 over %2…%3° in %4° steps on the page reduced %5×, "
+                                         "refined by λ = %6 on the page reduced %7×")
+                                          .arg(out.length)
+                                          .arg(out.angles.start)
+                                          .arg(out.angles.angle(out.angles.count - 1))
+                                          .arg(out.angles.step)
+                                          .arg(2 * out.skew.reduction)
+                                          .arg(out.skew.length)
+                                          .arg(out.skew.reduction)
+                                          .arg(darkLines ? tr("closings (dark lines)") : tr("openings (bright lines)")));
+                }
+            });
 }
 
 void SpectrumPanel::setSkew(const std::optional<SkewResult>& skew, const QString& details) {

@@ -34,6 +34,10 @@ class QScatterSeries;
 class QStackedWidget;
 class QValueAxis;
 
+namespace linescope::session {
+class Session;
+}
+
 namespace linescope::ui {
 
 class SkewBox;
@@ -64,6 +68,10 @@ public:
 
     explicit SpectrumPanel(QWidget* parent = nullptr);
     ~SpectrumPanel() override;
+
+    // Shows the session's sweep spectra and skew estimates as they are published (ok
+    // snapshots only: the window's status bar reports errors). Once, at construction time.
+    void follow(const session::Session& session);
 
     // Shows σ(α_k) = values[k] with `caption` as the chart's title. A size that does not match
     // angles.count shows the placeholder with that message instead.

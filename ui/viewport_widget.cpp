@@ -1,5 +1,7 @@
 #include "ui/viewport_widget.h"
 
+#include "app/session/session.h"
+
 #include <QLabel>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -164,6 +166,23 @@ void ViewportWidget::mouseDoubleClickEvent(QMouseEvent*) { zoomToFit(); }
 void ViewportWidget::leaveEvent(QEvent* e) {
     controller_.leave();
     QOpenGLWidget::leaveEvent(e);
+}
+
+void ViewportWidget::follow(const session::Session& session) {
+    connect(&session, &session::Session::imageChanged, this, [this, &session] { setOriginal(session.image()); });
+    connect(&session, &session::Session::snapshotReady, this,
+            [this](session::RequestKind kind, const session::SnapshotPtr& snapshot) {
+                if (!snapshot->ok()) return;
+                switch (kind) {
+                case session::RequestKind::Result:
+                    showSnapshot(snapshot);
+                    setComputeMs(snapshot->timings.compute);
+                    return;
+                case session::RequestKind::Sweep: showSnapshot(snapshot); return;
+                case session::RequestKind::Contours: setContours(snapshot->contours); return;
+                case session::RequestKind::Skew: return;
+                }
+            });
 }
 
 }  // namespace linescope::ui

@@ -21,6 +21,10 @@
 
 class QLabel;
 
+namespace linescope::session {
+class Session;
+}
+
 namespace linescope::ui {
 
 class ViewportWidget : public QOpenGLWidget {
@@ -32,6 +36,10 @@ public:
     // The viewport's logic; the forwarders below are the window's and the tests' way in.
     ViewportController& controller() { return controller_; }
     const ViewportController& controller() const { return controller_; }
+
+    // Shows the session's image and its result, sweep and contour snapshots as they are
+    // published (ok ones; the window reports errors). Once, at construction time.
+    void follow(const session::Session& session);
 
     // --- what to show (see ViewportController) ------------------------------------------
     void setView(Plane view);

@@ -20,7 +20,7 @@ inline constexpr int kPlaneCount = 6;
 
 // The grey planes, which contours can be traced from (all but Orientation), in the order the
 // contours dock lists them.
-inline constexpr std::array<Plane, 5> kPlanes = {Plane::Original, Plane::Result, Plane::Supremum,
+inline constexpr std::array<Plane, 5> kContourSources = {Plane::Original, Plane::Result, Plane::Supremum,
                                                          Plane::Infimum, Plane::Strength};
 
 // The plane's name as the UI shows it: "Original", "Result", "Supremum", …

@@ -183,7 +183,7 @@ void Session::setDeviceResident(bool on) {
     for (RequestKind k : {RequestKind::Result, RequestKind::Sweep, RequestKind::Contours}) submit(k);
 }
 
-void Session::setPlane(Plane source) {
+void Session::setContourSource(Plane source) {
     contourSource_ = source;
     submit(RequestKind::Contours);
 }

@@ -70,7 +70,7 @@ public:
     // [UI thread] The plane contours are traced from: the current image, or the result or a
     // sweep plane of the newest snapshot of its kind, read where it lives (on the device in
     // GPU mode). Submits the contours, and again whenever a new snapshot of that kind comes.
-    void setPlane(Plane source);
+    void setContourSource(Plane source);
     Plane contourSource() const { return contourSource_; }
     const Parameters& parameters() const { return params_; }
 

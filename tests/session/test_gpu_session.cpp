@@ -121,7 +121,7 @@ class TestGpuSession : public QObject {
             QCOMPARE(hi, static_cast<double>(*mx));
 
             // Contours from each source, traced on the device, as the CPU traces the same plane.
-            for (const Plane src : kPlanes) {
+            for (const Plane src : kContourSources) {
                 const Image<T>& plane = src == Plane::Original ? img
                                         : src == Plane::Result ? want
                                         : src == Plane::Supremum ? ws.sup
@@ -131,7 +131,7 @@ class TestGpuSession : public QObject {
                 const auto [pmin, pmax] = std::minmax_element(plane.pixels().begin(), plane.pixels().end());
                 const double t = (static_cast<double>(*pmin) + static_cast<double>(*pmax)) / 2;
                 session_->setThreshold(t);
-                session_->setPlane(src);
+                session_->setContourSource(src);
                 const SnapshotPtr c = settle(RequestKind::Contours);
                 QVERIFY(c && c->ok());
                 QCOMPARE(c->request.contourSource, src);
@@ -143,7 +143,7 @@ class TestGpuSession : public QObject {
                 QVERIFY2(sameContours(*c->contours, expected),
                          qPrintable(QString("contours of the %1").arg(planeName(src))));
             }
-            session_->setPlane(Plane::Original);
+            session_->setContourSource(Plane::Original);
         }
     }
 
