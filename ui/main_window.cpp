@@ -120,6 +120,13 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     hintLayout->addWidget(emptyHint_, 0, Qt::AlignCenter);
     connect(viewport_, &ViewportWidget::glFailed, this,
             [this](const QString& m) { statusBar()->showMessage(tr("OpenGL: %1").arg(m)); });
+    // The viewport cannot draw the device's planes after all (not NVIDIA's OpenGL, a failing
+    // interop write): the session goes back to host planes, and the check box says why.
+    connect(viewport_, &ViewportWidget::gpuPathLost, this, [this](const QString& why) {
+        session_->setDeviceResident(false);
+        viewControls_->setGpuAvailable(false, why);
+        updateOverlayInfo();
+    });
 
     if (options_.useSettings) recent_ = QSettings().value("recentFiles").toStringList();
     recompute_ = new QAction(tr("&Recompute the Sweep"), this);

@@ -3,6 +3,7 @@
 #include "ui/viewport_controller.h"
 
 #include "compute/line_geometry.h"
+#include "render/gl_vendor.h"
 #include "render/gpu_views.h"
 #include "app/session/planes.h"
 
@@ -52,6 +53,14 @@ void ViewportController::fail(const QString& message) {
     if (hooks_.failed) hooks_.failed(message);
 }
 
+void ViewportController::loseGpuPath(const QString& why) {
+    gpuOn_ = false;
+    primaryStale_ = true;
+    fail(why);
+    if (hooks_.gpuPathLost) hooks_.gpuPathLost(why);
+    requestFrame();
+}
+
 // --- the context ------------------------------------------------------------------------
 
 void ViewportController::initialize(render::GlProcLoader loader) {
@@ -61,6 +70,10 @@ void ViewportController::initialize(render::GlProcLoader loader) {
         // Textures do not survive a new context: upload (or write) everything again.
         primaryStale_ = secondaryStale_ = contoursStale_ = needlesStale_ = true;
         gpuViewStale_ = true;
+        const auto* vendor = reinterpret_cast<const char*>(primary_.gl().GetString(GL_VENDOR));
+        glVendor_ = vendor ? vendor : "";
+        if (gpuOn_)
+            if (const auto refusal = render::interopRefusal(glVendor_)) loseGpuPath(QString::fromStdString(*refusal));
     } catch (const std::exception& e) {
         fail(QString::fromStdString(e.what()));
     }
@@ -210,8 +223,9 @@ void ViewportController::updateGlyph() {
 bool ViewportController::setGpuPath(bool on, QString* why) {
     if (on) {
         std::string reason;
-        if (!render::GpuViews::available(&reason)) {
-            if (why) *why = QString::fromStdString(reason);
+        const auto refusal = glVendor_.empty() ? std::nullopt : render::interopRefusal(glVendor_);
+        if (!render::GpuViews::available(&reason) || refusal) {
+            if (why) *why = QString::fromStdString(refusal ? *refusal : reason);
             on = false;
         } else if (!gpu_) {
             gpu_ = std::make_unique<render::GpuViews>();

@@ -58,6 +58,9 @@ struct ViewportHooks {
     std::function<void(const ProbeValues&)> probeChanged;  // the cursor moved or left
     // The user flipped a toggle in the overlay: contours shown, glyph, blend, needles on.
     std::function<void(bool contours, bool glyph, bool blend, bool needles)> overlayToggled;
+    // The GPU path turned itself off (an OpenGL that is not NVIDIA's, a failing interop
+    // write): why, in one sentence. The views are uploaded from the host from then on.
+    std::function<void(const QString&)> gpuPathLost;
 };
 
 // Which drag a press started.
@@ -119,6 +122,8 @@ public:
     // Turns the CUDA-OpenGL path on or off; false (and why) when CUDA cannot run here.
     bool setGpuPath(bool on, QString* why = nullptr);
     bool gpuPath() const { return gpuOn_; }
+    // The current context's GL_VENDOR ("" before initialize()).
+    const std::string& glVendor() const { return glVendor_; }
 
     // --- pan and zoom -------------------------------------------------------------------
     void zoomOneToOne();
@@ -197,6 +202,8 @@ private:
     std::unique_ptr<render::GpuViews> gpu_;
     bool gpuOn_ = false;
     bool gpuViewStale_ = true;
+    std::string glVendor_;
+    void loseGpuPath(const QString& why);
 
     Plane view_ = Plane::Result;
     CompareMode compare_ = CompareMode::Single;

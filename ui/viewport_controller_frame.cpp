@@ -150,12 +150,10 @@ bool ViewportController::drawGpuView() {
         gpuViewStale_ = primaryStale_ = false;
         return true;
     } catch (const std::exception& e) {
-        // Interop failed (an OpenGL that is not NVIDIA's, say): the planes come down instead.
-        gpuOn_ = false;
-        primaryStale_ = true;
-        fail(QCoreApplication::translate("ViewportController",
-                                         "CUDA-OpenGL interop failed (%1); the views are copied through the host")
-                 .arg(QString::fromStdString(e.what())));
+        // Interop failed: the planes come down instead.
+        loseGpuPath(QCoreApplication::translate("ViewportController",
+                                                "CUDA-OpenGL interop failed (%1); the views are copied through the host")
+                        .arg(QString::fromStdString(e.what())));
         return false;
     }
 #else

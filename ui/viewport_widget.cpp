@@ -30,6 +30,7 @@ ViewportWidget::ViewportWidget(QWidget* parent)
           [this](bool contours, bool glyph, bool blend, bool needles) {
               emit overlayToggled(contours, glyph, blend, needles);
           },
+          [this](const QString& why) { emit gpuPathLost(why); },
       }) {
     QSurfaceFormat f = format();
     f.setRenderableType(QSurfaceFormat::OpenGL);

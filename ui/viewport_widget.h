@@ -96,6 +96,8 @@ signals:
     void frameDrawn();
     // The user flipped a toggle in the overlay: contours shown, glyph, blend, needles on.
     void overlayToggled(bool contours, bool glyph, bool blend, bool needles);
+    // The GPU path turned itself off (ViewportHooks::gpuPathLost): why.
+    void gpuPathLost(const QString& why);
 
 protected:
     void initializeGL() override;

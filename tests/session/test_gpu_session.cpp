@@ -7,6 +7,7 @@
 #include "app/session/planes.h"
 #include "app/session/session.h"
 #include "compute/cuda/cuda_context.h"
+#include "compute/faults/fault_injection.h"
 #include "tests/support/random_images.h"
 
 #include <QCoreApplication>
@@ -190,6 +191,30 @@ private slots:
             QCOMPARE(q.computations(RequestKind::Result), results + 1);
             QCOMPARE(q.computations(RequestKind::Sweep), sweeps + 1);
         }
+    }
+
+    // A CUDA failure in GPU mode (a failing device; too little device memory fails the same
+    // way, in the allocation): the request is computed again on the CPU, says so once, and
+    // the session goes on with host planes. Last: the session stays on the CPU afterwards.
+    void cudaFailureFallsBackToCpu() {
+        const Image<std::uint16_t> img = test::randomImage<std::uint16_t>(150, 90, 3);
+        session_->setImage(AnyImage(Image<std::uint16_t>::copyOf(img.cview())));
+        settle(RequestKind::Sweep);
+        QSignalSpy notices(session_.get(), &Session::notice);
+        faults::failNthCudaCall(1);
+        session_->setAngle(61.5);
+        const SnapshotPtr r = settle(RequestKind::Result);
+        faults::failNthCudaCall(0);
+        QVERIFY(r && r->ok());
+        QCOMPARE(r->backend, Backend::Cpu);
+        QVERIFY2(QString::fromStdString(r->notice).startsWith("CUDA failed"), r->notice.c_str());
+        QVERIFY(!onDevice(*r));
+        EngineOptions cpu;
+        cpu.backend = Backend::Cpu;
+        QVERIFY(samePixels(std::get<Image<std::uint16_t>>(*r->result),
+                           lineMorph<std::uint16_t>(session_->parameters().op, img.cview(), {61.5, session_->parameters().length}, cpu)));
+        QVERIFY(!session_->deviceResident());
+        QVERIFY(notices.count() >= 1);
     }
 };
 

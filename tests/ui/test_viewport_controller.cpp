@@ -11,6 +11,7 @@
 #include "render/headless/egl_context.h"
 #include "tests/support/random_images.h"
 #include "ui/viewport_controller.h"
+#include "render/gl_vendor.h"
 
 #include <QtTest>
 
@@ -131,6 +132,21 @@ private slots:
         session_->setLength(7);
         waitForNewest(session::RequestKind::Result);
         waitForNewest(session::RequestKind::Sweep);
+    }
+
+    // The GPU path starts only on NVIDIA's OpenGL (CUDA registers no other driver's textures):
+    // on any other, asking for it says why and the views stay on the upload path.
+    void gpuPathNeedsNvidiasOpenGl() {
+        QVERIFY(!viewport_->glVendor().empty());
+        QVERIFY(!render::interopRefusal("NVIDIA Corporation"));
+        const auto refusal = render::interopRefusal(viewport_->glVendor());
+        QCOMPARE(refusal.has_value(), viewport_->glVendor().find("NVIDIA") == std::string::npos);
+        if (!refusal) QSKIP("this OpenGL is NVIDIA's");
+        QVERIFY(QString::fromStdString(*refusal).contains(QString::fromStdString(viewport_->glVendor())));
+        QString why;
+        QVERIFY(!viewport_->setGpuPath(true, &why));
+        QVERIFY(!viewport_->gpuPath());
+        QVERIFY(!why.isEmpty());
     }
 
     void cleanupTestCase() {
