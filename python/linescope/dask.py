@@ -150,8 +150,6 @@ def _axis_needs(op, angles, length):
         depth[major] = max(depth[major], reach)
         depth[minor] = max(depth[minor], -(-reach * abs(slope) // _FIXED))
         period[major] = math.lcm(period[major], _period(slope))
-    # Along an axis with a period, the depth too must be a multiple of it (point 4).
-    depth = [-(-d // p) * p for d, p in zip(depth, period)]
     return tuple(depth), tuple(period)
 
 
@@ -171,15 +169,17 @@ def overlap_depth(op, angle=0.0, length=None, *, angles="0:180:1", sweep_op="ope
     """The (y, x) overlap that makes tiles exact for ``op`` (one of TILED_OPERATIONS) at
     ``angle`` (or, for "sweep", every angle of ``angles``) with a segment of ``length``.
 
-    Along the lines' major axis it is the reach (``line_reach``), rounded up to a multiple
-    of the axis' period (see ``exact_chunks``); along the minor axis ⌈reach·|slope|⌉ with
-    the engine's fixed-point slope. 0 along y at 0°, along x at 90°."""
+    Along the lines' major axis it is the reach (``line_reach``); along the minor axis
+    ⌈reach·|S| / 2^16⌉ with the engine's fixed-point slope S: 0 along y at 0°, along x at
+    90°. (``exact_chunks`` rounds it up to the period of the tile origins along the major
+    axis, and drops it along an axis left in one chunk.)"""
     return _needs(op, angle, length, angles, sweep_op)[0]
 
 
 def _axis_chunks(n, want, depth, period):
-    """Chunk sizes along one axis of n pixels, about ``want`` each, every one at least
-    ``depth``, every boundary a multiple of ``period``; (sizes, depth actually needed)."""
+    """Chunk sizes along one axis of n pixels, about ``want`` each, every one at least the
+    depth, every boundary and the depth multiples of ``period``; (sizes, depth to use)."""
+    depth = -(-depth // period) * period  # tile origins b - depth: multiples of the period
     size = max(int(want), depth, 1)
     size = -(-size // period) * period
     if size >= n:
@@ -194,10 +194,11 @@ def _axis_chunks(n, want, depth, period):
     return tuple(sizes), depth
 
 
-def _chunks_are_exact(chunks, depth, period):
-    sizes = chunks
+def _chunks_are_exact(sizes, depth, period):
+    """Whether these chunk sizes are exact with the depth rounded up to the period."""
     if len(sizes) == 1:
         return True
+    depth = -(-depth // period) * period
     if min(sizes) < depth:
         return False
     boundary = 0
@@ -284,7 +285,7 @@ def tiled(image, op, angle=0.0, length=None, *, angles="0:180:1", sweep_op="open
             have = image.chunks[axis]
             if _chunks_are_exact(have, depth[axis], period[axis]):
                 sizes.append(have)
-                used.append(depth[axis] if len(have) > 1 else 0)
+                used.append(-(-depth[axis] // period[axis]) * period[axis] if len(have) > 1 else 0)
             else:
                 s, u = _axis_chunks(image.shape[axis], max(have), depth[axis], period[axis])
                 sizes.append(s)
@@ -534,7 +535,7 @@ def _plan(files, op, out_dir, root, params):
     return jobs, params
 
 
-def batch_bag(files, op, out_dir, *, root=None, files_per_task=1, **params):
+def batch_bag(files, op, out_dir, /, *, root=None, files_per_task=1, **params):
     """A lazy Dask bag of one record a file: computing it runs ``op`` on each file and writes
     its outputs and record under ``out_dir`` (see the module's docstring). Use it to compose
     with other bags; ``batch`` computes it and writes the manifest.
@@ -572,7 +573,7 @@ def _distributed_client(scheduler):
     return None
 
 
-def batch(files, op, out_dir, *, root=None, manifest="manifest.jsonl", scheduler=None,
+def batch(files, op, out_dir, /, *, root=None, manifest="manifest.jsonl", scheduler=None,
           files_per_task=1, **params):
     """Runs ``op`` on every file on the current Dask scheduler and writes the manifest.
 
