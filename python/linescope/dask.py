@@ -270,12 +270,18 @@ def tiled(image, op, angle=0.0, length=None, *, angles="0:180:1", sweep_op="open
 
     The overlap is ``overlap_depth``'s, with boundary="none": the image's own borders are
     not padded, so the lines end there as in the whole image.
+
+    A NumPy image is put into the task graph whole (Dask's from_array); for an image larger
+    than memory pass a Dask array that reads its tiles lazily (dask.array.from_zarr, or
+    from_array over a memory map or an HDF5 dataset).
     """
     if op == "sweep" and field not in _SWEEP_FIELDS:
         raise ValueError(f"field must be one of {', '.join(_SWEEP_FIELDS)} (got {field!r})")
     depth, period = _needs(op, angle, length, angles, sweep_op)
     if getattr(image, "ndim", None) != 2:
         raise ValueError("tiled() takes a 2-D image")
+    if np.dtype(image.dtype) not in _LOSSLESS:  # the tiles would each raise it later
+        raise TypeError(f"tiled() takes uint8, uint16 or float32 pixels (got {np.dtype(image.dtype)})")
     if isinstance(chunks, (int, np.integer)):
         chunks = (int(chunks), int(chunks))
     if isinstance(image, da.Array):

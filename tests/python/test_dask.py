@@ -191,6 +191,10 @@ def test_depth_and_chunk_rules():
         lsd.tiled(np.zeros((4, 4), np.uint8), "open", 0)
     with pytest.raises(ValueError, match="finite"):
         lsd.overlap_depth("open", float("nan"), 3)
+    with pytest.raises(TypeError, match="float64"):
+        lsd.tiled(da.zeros((8, 8), chunks=4), "open", 0, 3)
+    with pytest.raises(ValueError, match="2-D"):
+        lsd.tiled(np.zeros((2, 8, 8), np.uint8), "open", 0, 3)
 
 
 def test_tiles_on_the_threads_and_processes_schedulers():
@@ -412,6 +416,8 @@ def test_a_worker_killed_mid_batch_loses_and_duplicates_nothing(client, tmp_path
     assert [r["status"] for r in manifest] == ["ok"] * len(paths)
     workers = {r["worker"] for r in manifest}
     assert len(workers) >= 2
+    # The killed worker finished nothing after the kill: its file went to another worker.
+    assert sum(r["worker"].endswith(f":{pids[victim]}") for r in manifest) <= done_at_kill
     for path, r in zip(paths, manifest):
         sweep = linescope.sweep(read_any(path), **params)
         ext = ".tiff" if sweep.sup.dtype == np.float32 else ".png"
