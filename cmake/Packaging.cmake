@@ -75,6 +75,10 @@ else()
   set(_python_part "")
 endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgl1-mesa-dri, qt6-wayland")
+if(LINESCOPE_PYTHON)
+  # linescope.dask imports dask only when it is used: `import linescope` works without it.
+  string(APPEND CPACK_DEBIAN_PACKAGE_RECOMMENDS ", python3-dask, python3-distributed")
+endif()
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "nvidia-driver")
 if(LINESCOPE_HAVE_CUDA)
   # "75-real;90-virtual" -> "7.5, 9.0": the GPU generations this build's kernels run on.

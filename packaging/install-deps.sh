@@ -23,6 +23,7 @@ packages=(
   clang libclang-rt-14-dev                       # libFuzzer, ASan and UBSan for the fuzz targets (tests/fuzz, CI's fuzz step)
   pybind11-dev python3-dev python3-numpy        # the Python package (python/: import linescope)
   python3-pytest                                 # its tests (tests/python, label python)
+  python3-dask python3-distributed               # linescope.dask (batches and tiles on any Dask scheduler) and its tests on a LocalCluster; the .deb only recommends them
 )
 
 if [ "${1:-}" = "--list" ]; then

@@ -20,6 +20,9 @@ then runs on the CPU.
 
 Angles are degrees counter-clockwise from East as seen on screen (y down), taken modulo 180
 for lines; the definitions are in docs/definitions.md.
+
+Many files, or one image too large to handle whole, on Dask (threads, processes or a
+cluster): ``import linescope.dask`` (needs python3-dask; see its docstring).
 """
 
 import os as _os

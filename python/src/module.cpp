@@ -5,6 +5,7 @@
 #include "python/src/options.h"
 
 #include "compute/backend.h"
+#include "compute/line_geometry.h"
 
 namespace py = pybind11;
 using namespace linescope;
@@ -35,4 +36,13 @@ PYBIND11_MODULE(_linescope, m) {
             return backendAvailable(Backend::Cuda, &why) ? cudaDeviceDescription() : why;
         },
         "The GPU that cuda runs on, or why there is none.");
+    // The line family's geometry, for linescope.dask's tile overlap: taken from the engine
+    // rather than recomputed, so that the depth and tile alignment follow the paths it visits.
+    m.def(
+        "line_family",
+        [](double angle) {
+            const LineFamily f = lineFamily(angle, 0, 0);
+            return py::make_tuple(f.yMajor, f.slope);
+        },
+        py::arg("angle"), "(y_major, S): the major axis and 16.16 fixed-point slope of the angle's lines.");
 }
