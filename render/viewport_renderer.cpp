@@ -64,6 +64,13 @@ void ViewportRenderer::initialize(GlProcLoader loader) {
     };
     makeVao(quadVao_, quadVbo_);
     makeVao(contourVao_, contourVbo_);
+    // Contours are uploaded as the engine's integer points (ContourPoint: two ints), converted
+    // to float by OpenGL: no per-point work on the CPU.
+    gl_.BindVertexArray(contourVao_);
+    gl_.BindBuffer(GL_ARRAY_BUFFER, contourVbo_);
+    gl_.VertexAttribPointer(0, 2, GL_INT, GL_FALSE, sizeof(ContourPoint), nullptr);
+    gl_.BindVertexArray(0);
+    gl_.BindBuffer(GL_ARRAY_BUFFER, 0);
     makeVao(glyphVao_, glyphVbo_);
     makeVao(needleVao_, needleVbo_);
     gl_.check("ViewportRenderer::initialize");
@@ -306,12 +313,14 @@ std::uint64_t ViewportRenderer::textureSerial(ViewTexture which) const {
 // --- contours and glyph ---------------------------------------------------------------
 
 void ViewportRenderer::setContours(const Contours& contours) {
+    setContours(std::make_shared<const Contours>(contours));
+}
+
+void ViewportRenderer::setContours(std::shared_ptr<const Contours> shared) {
     clearContours();
-    contourVertices_.reserve(contours.points.size() * 2);
-    for (const ContourPoint& p : contours.points) {
-        contourVertices_.push_back(static_cast<float>(p.x) + 0.5f);  // through the pixel centres
-        contourVertices_.push_back(static_cast<float>(p.y) + 0.5f);
-    }
+    if (!shared) return;
+    contours_ = std::move(shared);
+    const Contours& contours = *contours_;
     for (std::size_t i = 0; i < contours.size(); ++i) {
         const bool hole = i < contours.hole.size() && contours.hole[i];
         (hole ? holeFirst_ : outerFirst_).push_back(static_cast<GLint>(contours.offsets[i]));
@@ -322,7 +331,7 @@ void ViewportRenderer::setContours(const Contours& contours) {
 }
 
 void ViewportRenderer::clearContours() {
-    contourVertices_.clear();
+    contours_.reset();
     outerFirst_.clear();
     outerCount_.clear();
     holeFirst_.clear();
@@ -353,8 +362,9 @@ void ViewportRenderer::clearGlyph() {
 
 void ViewportRenderer::uploadContourBuffer() {
     gl_.BindBuffer(GL_ARRAY_BUFFER, contourVbo_);
-    gl_.BufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(contourVertices_.size() * sizeof(float)),
-                   contourVertices_.empty() ? nullptr : contourVertices_.data(), GL_STATIC_DRAW);
+    const std::size_t n = contours_ ? contours_->points.size() : 0;
+    gl_.BufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(n * sizeof(ContourPoint)),
+                   n ? contours_->points.data() : nullptr, GL_STATIC_DRAW);
     gl_.BindBuffer(GL_ARRAY_BUFFER, 0);
     contoursDirty_ = false;
 }
@@ -503,7 +513,10 @@ void ViewportRenderer::drawLines(const PixelRect& area, int w, int h) {
         gl_.DrawArrays(GL_LINES, 0, static_cast<GLsizei>(needles_.size() / 2));
     }
     if (contoursDirty_) uploadContourBuffer();
-    if (!contourVertices_.empty()) {
+    if (contours_ && !contours_->points.empty()) {
+        // Through the pixel centres: the points are whole pixels, shifted by half a pixel.
+        gl_.Uniform2f(solid_.pan, static_cast<float>(view_.panX + 0.5 * view_.zoom),
+                      static_cast<float>(view_.panY + 0.5 * view_.zoom));
         gl_.BindVertexArray(contourVao_);
         auto drawLoops = [&](const GLint* first, const GLsizei* count, std::size_t n, Rgba c) {
             if (n == 0) return;
@@ -518,6 +531,7 @@ void ViewportRenderer::drawLines(const PixelRect& area, int w, int h) {
             const auto i = static_cast<std::size_t>(highlighted_);
             drawLoops(&contourFirst_[i], &contourCount_[i], 1, highlightColour_);
         }
+        gl_.Uniform2f(solid_.pan, static_cast<float>(view_.panX), static_cast<float>(view_.panY));
     }
     if (glyphDirty_ || glyphForW_ != w || glyphForH_ != h) uploadGlyphBuffer();
     if (glyphVertexCount_ > 0) {

@@ -18,6 +18,7 @@
 #include "render/view_transform.h"
 
 #include <array>
+#include <memory>
 #include <cstdint>
 #include <vector>
 
@@ -116,7 +117,8 @@ public:
     void clearNeedles() { setNeedles({}); }
 
     // Contours as line loops through the pixel centres, outer and hole borders in their colours.
-    void setContours(const Contours& contours);
+    void setContours(const Contours& contours);  // a copy is kept
+    void setContours(std::shared_ptr<const Contours> contours);  // shared, not copied
     void clearContours();
     void setContourColours(Rgba outer, Rgba hole) { outerColour_ = outer; holeColour_ = hole; }
     // One contour drawn on top in the highlight colour (-1: none), e.g. the list's selection.
@@ -201,8 +203,9 @@ private:
     double blend_ = 0.7;
     Rgba background_{0.12f, 0.12f, 0.12f, 1};
 
-    // Contours: the vertices of every border, and the (first, count) of outer and hole loops.
-    std::vector<float> contourVertices_;
+    // Contours: the engine's points (uploaded as they are), and the (first, count) of outer
+    // and hole loops.
+    std::shared_ptr<const Contours> contours_;
     std::vector<GLint> outerFirst_, holeFirst_;
     std::vector<GLsizei> outerCount_, holeCount_;
     std::vector<GLint> contourFirst_;     // every contour, in the engine's order

@@ -118,7 +118,7 @@ void ViewportController::setView(Plane view) {
 void ViewportController::setCompareMode(CompareMode mode) {
     if (mode == compare_) return;
     compare_ = mode;
-    secondaryStale_ = true;
+    secondaryStale_ = contoursStale_ = true;  // the original's side draws the contours too
     if (followWindow_) refit();
     requestFrame();
 }

@@ -196,10 +196,12 @@ bool ViewportController::render(GLuint framebuffer, int width, int height) {
         if (compare_ != CompareMode::Single && secondaryStale_) uploadSecondary();
         if (contoursStale_) {
             contoursStale_ = false;
-            for (render::ViewportRenderer* r : {&primary_, &secondary_}) {
-                if (contours_ && contoursVisible_) r->setContours(*contours_);
-                else r->clearContours();
-            }
+            // Shared with the snapshot, not copied; the original's side only when it is shown.
+            const bool shown = contours_ && contoursVisible_;
+            if (shown) primary_.setContours(contours_);
+            else primary_.clearContours();
+            if (shown && compare_ != CompareMode::Single) secondary_.setContours(contours_);
+            else secondary_.clearContours();
         }
         if (needlesStale_) updateNeedles();
         timings_.upload = msSince(t);

@@ -29,6 +29,39 @@ inline Image<std::uint8_t> ridges(int w, int h) {
     return img;
 }
 
+// A page-like test image: dark letters (rings and bars of letter size) in lines of words on
+// light paper, plus noise: what contours of a scanned page trace (one border or two a letter).
+inline Image<std::uint8_t> page(int w, int h) {
+    Image<std::uint8_t> img(w, h);
+    std::mt19937 rng(5);
+    std::uniform_int_distribution<int> noise(-8, 8), letterW(10, 18), wordLen(2, 9), gap(12, 24), kind(0, 2);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) img.at(x, y) = static_cast<std::uint8_t>(225 + noise(rng));
+    const int lineH = 40, letterH = 24;
+    for (int top = 60; top + letterH < h - 60; top += lineH) {
+        int x = 80;
+        while (x < w - 120) {
+            const int letters = wordLen(rng);
+            for (int k = 0; k < letters && x < w - 100; ++k) {
+                const int lw = letterW(rng), shape = kind(rng);
+                const double cx = x + lw / 2.0, cy = top + letterH / 2.0;
+                for (int yy = top; yy < top + letterH; ++yy)
+                    for (int xx = x; xx < x + lw; ++xx) {
+                        const double dx = (xx + 0.5 - cx) / (lw / 2.0), dy = (yy + 0.5 - cy) / (letterH / 2.0);
+                        const double r = std::hypot(dx, dy);
+                        const bool ink = shape == 0   ? (r < 1.0 && r > 0.55)                    // an 'o'
+                                         : shape == 1 ? (std::abs(dx) < 0.35)                    // an 'l'
+                                                      : (r < 1.0 && (dy > 0.2 || std::abs(dx) < 0.3));  // a 'u'-ish blob
+                        if (ink) img.at(xx, yy) = static_cast<std::uint8_t>(40 + noise(rng));
+                    }
+                x += lw + 3;
+            }
+            x += gap(rng);
+        }
+    }
+    return img;
+}
+
 // The q-quantile (0 < q <= 1) of the samples, nearest rank; 0 when there are none.
 inline double percentile(std::vector<double> v, double q) {
     if (v.empty()) return 0;

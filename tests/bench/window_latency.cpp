@@ -11,7 +11,8 @@
 // the textures (interop writes on the GPU path, pixel-buffer uploads on the CPU path) and draw.
 //
 //   linescope-window-latency [--backend cuda|cpu] [--size WxH] [--viewport WxH]
-//                            [--frames N] [--sweep-frames N] [--sweep-chunk N] [--out DIR]
+//                            [--frames N] [--sweep-frames N] [--sweep-chunk N] [--image ridges|page]
+//                            [--out DIR]
 #include "app/session/planes.h"
 #include "app/session/session.h"
 #include "render/headless/egl_context.h"
@@ -48,6 +49,7 @@ struct Options {
     int frames = 60;
     int sweepFrames = 20;
     int sweepChunk = EngineQueue::Options{}.deviceSweepChunkAngles;  // angles between two cancellation checks (GPU)
+    std::string image = "ridges";  // ridges (every pixel on a border) or page (letters)
     std::string out = ".";
 };
 
@@ -67,10 +69,12 @@ Options parse(const QStringList& args) {
         else if (a == "--frames") o.frames = std::max(2, std::stoi(next()));
         else if (a == "--sweep-frames") o.sweepFrames = std::max(2, std::stoi(next()));
         else if (a == "--sweep-chunk") o.sweepChunk = std::stoi(next());
+        else if (a == "--image") o.image = next();
         else if (a == "--out") o.out = next();
         else throw Error("unknown option " + a);
     }
     if (o.backend != "cuda" && o.backend != "cpu") throw Error("--backend cuda|cpu");
+    if (o.image != "ridges" && o.image != "page") throw Error("--image ridges|page");
     return o;
 }
 
@@ -126,7 +130,7 @@ public:
         });
         session_->setLive(RequestKind::Skew, false);
         session_->setAngleSet(AngleSet{0, 1, 180});
-        session_->setImage(AnyImage(ridges(o.width, o.height)));
+        session_->setImage(AnyImage(o.image == "page" ? page(o.width, o.height) : ridges(o.width, o.height)));
     }
     ~Harness() { viewport_.release(); }
 
@@ -162,7 +166,7 @@ public:
                     percentile(engine, 0.5), percentile(interop, 0.5), percentile(draw, 0.5),
                     o_.backend == "cuda" ? std::to_string(static_cast<int>(std::lround(kbPerFrame))).c_str() : "-");
         std::fflush(stdout);
-        std::string file = o_.backend + "-" + name;
+        std::string file = o_.backend + "-" + o_.image + "-" + name;
         std::replace_if(file.begin(), file.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '-');
         writePpm(o_.out + "/" + file + ".ppm", egl_.readPixels(), o_.viewW, o_.viewH);
     }
