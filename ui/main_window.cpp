@@ -98,12 +98,9 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
       session_(std::make_unique<session::Session>(options.engine)) {
     setWindowTitle(QStringLiteral("LineScope"));
     setAcceptDrops(true);
-    // Views nobody looks at are not computed, so a slider drag never waits behind them:
-    // updateLiveViews() turns the sweep on for the sweep views, the contours and the skew
-    // for their docks.
-    session_->setLive(session::RequestKind::Sweep, false);
-    session_->setLive(session::RequestKind::Contours, false);
-    session_->setLive(session::RequestKind::Skew, false);
+    // Views nobody looks at are not computed, so a slider drag never waits behind them: the
+    // session decides from the view options (pushViewOptions) which views are live.
+    session_->setViewOptions(session::ViewOptions{});
 
     viewport_ = new ViewportWidget(this);
     viewport_->follow(*session_);
@@ -139,7 +136,6 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     });
     buildControls();
     buildDocks();
-    viewport_->setContoursVisible(contourPanel_->contoursVisible());
     buildMenus();
 
     progress_ = new QProgressBar(this);
@@ -215,7 +211,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     if (options_.useSettings) loadSettings();
     viewControls_->setGpuChecked(gpu && (!options_.useSettings || QSettings().value("gpu", true).toBool()));
     session_->setDeviceResident(viewport_->gpuPath());
-    updateLiveViews();
+    pushViewOptions();
     viewport_->setGlyph(session_->parameters().angle, session_->parameters().length);
     updateOverlayInfo();
 }
@@ -317,20 +313,15 @@ void MainWindow::buildControls() {
         if (i >= 0) setOperator(static_cast<MorphOp>(opCombo_->itemData(i).toInt()));
     });
 
-    connect(viewControls_, &ViewControls::viewChanged, this, [this](Plane v) {
-        viewport_->setView(v);
-        updateLiveViews();
-    });
-    connect(viewControls_, &ViewControls::compareModeChanged, viewport_, &ViewportWidget::setCompareMode);
+    // The view options go to the session, which the viewport follows.
+    connect(viewControls_, &ViewControls::viewChanged, this, &MainWindow::pushViewOptions);
+    connect(viewControls_, &ViewControls::compareModeChanged, this, &MainWindow::pushViewOptions);
     connect(viewControls_, &ViewControls::angleSetChanged, this, [this](const AngleSet& a) {
         session_->setAngleSet(a);
         updateSweepMark();
     });
-    connect(viewControls_, &ViewControls::orientationChanged, this, [this](bool blend, double amount, int step) {
-        viewport_->setOrientationBlend(blend, amount);
-        viewport_->setNeedles(step);
-    });
-    connect(viewControls_, &ViewControls::glyphVisibleChanged, viewport_, &ViewportWidget::setGlyphVisible);
+    connect(viewControls_, &ViewControls::orientationChanged, this, &MainWindow::pushViewOptions);
+    connect(viewControls_, &ViewControls::glyphVisibleChanged, this, &MainWindow::pushViewOptions);
     connect(viewControls_, &ViewControls::gpuToggled, this, [this](bool on) {
         QString why;
         if (viewport_->setGpuPath(on, &why) != on && on) {
@@ -362,18 +353,19 @@ void MainWindow::updateOverlayInfo() {
                               device);
 }
 
-void MainWindow::updateLiveViews() {
+void MainWindow::pushViewOptions() {
     if (!spectrumDock_ || !contourDock_) return;  // still building
-    const Plane v = viewControls_->view();
-    const bool sweepView = v != Plane::Original && v != Plane::Result;
-    const bool spectrumShown = spectrumDock_->isVisible();
-    const bool contoursShown = contourDock_->isVisible() && contourPanel_->contoursVisible();
-    const session::Plane src = contourPanel_->source();
-    const bool contoursFromSweep = src != session::Plane::Original && src != session::Plane::Result;
-    session_->setLive(session::RequestKind::Sweep, sweepView || spectrumShown || (contoursShown && contoursFromSweep));
-    session_->setLive(session::RequestKind::Skew, spectrumShown);
-    session_->setLive(session::RequestKind::Contours, contoursShown);
-    if (!contoursShown) viewport_->setContours(nullptr);
+    session::ViewOptions o;
+    o.view = viewControls_->view();
+    o.compare = viewControls_->compareMode();
+    o.blend = viewControls_->blend();
+    o.blendAmount = viewControls_->blendAmount();
+    o.needleStep = viewControls_->needleStep();
+    o.glyphVisible = viewControls_->glyphVisible();
+    o.contoursVisible = contourPanel_->contoursVisible();
+    o.spectrumShown = spectrumDock_->isVisible();
+    o.contoursShown = contourDock_->isVisible();
+    session_->setViewOptions(o);
     updateSweepMark();  // a sweep view turned live again submits the cancelled sweep
 }
 
@@ -555,7 +547,7 @@ void MainWindow::onSnapshot(session::RequestKind kind, const session::SnapshotPt
 }
 
 void MainWindow::exportView() {
-    const io::ExportRecipe recipe = recipeOfView(viewControls_->view(), viewport_->snapshot().get(),
+    const io::ExportRecipe recipe = recipeOfView(session_->viewOptions().view, viewport_->snapshot().get(),
                                                  viewport_->sweepSnapshot().get(), currentFile_);
     const QString suggested = QString::fromStdString(
         io::exportBaseName(QFileInfo(currentFile_).completeBaseName().toStdString(), recipe));
@@ -569,7 +561,7 @@ void MainWindow::exportView() {
 
 bool MainWindow::writeView(const QString& path, QString* error) const {
     try {
-        const Plane v = viewControls_->view();
+        const Plane v = session_->viewOptions().view;
         cv::Mat out;
         if (v == Plane::Original || v == Plane::Result) {
             const auto img = v == Plane::Original ? session_->image()

@@ -144,7 +144,9 @@ private:
     void onSnapshot(session::RequestKind kind, const session::SnapshotPtr& snapshot);
     void openDialog();
     void exportView();
-    void updateLiveViews();
+    // The view options from the controls and the docks, to the session (which the viewport
+    // follows and which decides what is computed).
+    void pushViewOptions();
     void updateOverlayInfo();
     // The spectrum and contour docks (main_window_docks.cpp).
     void buildDocks();

@@ -50,8 +50,8 @@ void MainWindow::buildDocks() {
     guardWheel(contourPanel_);
 
     // A closed dock's views are not computed.
-    connect(spectrumDock_, &QDockWidget::visibilityChanged, this, [this] { updateLiveViews(); });
-    connect(contourDock_, &QDockWidget::visibilityChanged, this, [this] { updateLiveViews(); });
+    connect(spectrumDock_, &QDockWidget::visibilityChanged, this, [this] { pushViewOptions(); });
+    connect(contourDock_, &QDockWidget::visibilityChanged, this, [this] { pushViewOptions(); });
 
     connect(spectrum_, &SpectrumPanel::angleClicked, this, [this](double a) { setAngle(a); });
     connect(spectrum_, &SpectrumPanel::deskewRequested, this, &MainWindow::deskew);
@@ -77,12 +77,9 @@ void MainWindow::buildDocks() {
     });
     connect(contourPanel_, &ContourPanel::sourceChanged, this, [this] {
         refreshContourSource();
-        updateLiveViews();
+        pushViewOptions();
     });
-    connect(contourPanel_, &ContourPanel::visibleChanged, this, [this](bool on) {
-        viewport_->setContoursVisible(on);
-        updateLiveViews();
-    });
+    connect(contourPanel_, &ContourPanel::visibleChanged, this, [this] { pushViewOptions(); });
     connect(contourPanel_, &ContourPanel::otsuRequested, this, [this] {
         const cv::Mat img = contourSourceMat();
         if (img.empty()) return;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "app/session/plane.h"
+#include "app/session/view_options.h"
 
 namespace linescope::ui {
 
@@ -11,6 +12,6 @@ using session::Plane;
 using session::kPlaneCount;
 using session::planeName;
 
-enum class CompareMode { Single, SideBySide, Split };
+using session::CompareMode;
 
 }  // namespace linescope::ui

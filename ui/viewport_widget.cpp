@@ -171,6 +171,15 @@ void ViewportWidget::leaveEvent(QEvent* e) {
 
 void ViewportWidget::follow(const session::Session& session) {
     connect(&session, &session::Session::imageChanged, this, [this, &session] { setOriginal(session.image()); });
+    connect(&session, &session::Session::viewOptionsChanged, this, [this](const session::ViewOptions& o) {
+        setView(o.view);
+        setCompareMode(o.compare);
+        setOrientationBlend(o.blend, o.blendAmount);
+        setNeedles(o.needleStep);
+        setGlyphVisible(o.glyphVisible);
+        // Contours are drawn while their dock is on screen (it lists them).
+        setContoursVisible(o.contoursVisible && o.contoursShown);
+    });
     connect(&session, &session::Session::snapshotReady, this,
             [this](session::RequestKind kind, const session::SnapshotPtr& snapshot) {
                 if (!snapshot->ok()) return;

@@ -34,7 +34,7 @@ bool WindowScreenshot::settled() const {
     // The shown view's newest snapshot must be the one the viewport has drawn (on either
     // path: the GPU path draws the session's device planes).
     const ui::ViewportWidget& viewport = *window_.viewport();
-    switch (window_.viewControls()->view()) {
+    switch (session.viewOptions().view) {
     case ui::Plane::Original: return true;
     case ui::Plane::Result: {
         const auto result = session.latest(session::RequestKind::Result);
@@ -55,7 +55,7 @@ bool WindowScreenshot::settled() const {
 // failure): such a view is never drawn, so the run ends at once instead of at the time limit.
 QString WindowScreenshot::shownViewError() const {
     auto& session = window_.session();
-    const ui::Plane view = window_.viewControls()->view();
+    const ui::Plane view = session.viewOptions().view;
     if (!session.image() || session.queue().busy() || view == ui::Plane::Original)
         return {};
     const auto snap = session.latest(view == ui::Plane::Result ? session::RequestKind::Result : session::RequestKind::Sweep);

@@ -186,6 +186,25 @@ void Session::setDeviceResident(bool on) {
 void Session::setContourSource(Plane source) {
     contourSource_ = source;
     submit(RequestKind::Contours);
+    updateLive();  // contours of a sweep plane need the sweep
+}
+
+void Session::setViewOptions(const ViewOptions& options) {
+    const bool changed = !viewOptionsSet_ || !(options == view_);
+    view_ = options;
+    viewOptionsSet_ = true;
+    updateLive();
+    if (changed) emit viewOptionsChanged(view_);
+}
+
+void Session::updateLive() {
+    if (!viewOptionsSet_) return;
+    const bool contours = view_.contoursShown && view_.contoursVisible;
+    const bool contoursOfSweep = contourSource_ != Plane::Original && contourSource_ != Plane::Result;
+    const bool sweepView = view_.view != Plane::Original && view_.view != Plane::Result;
+    setLive(RequestKind::Sweep, sweepView || view_.spectrumShown || (contours && contoursOfSweep));
+    setLive(RequestKind::Skew, view_.spectrumShown);
+    setLive(RequestKind::Contours, contours);
 }
 
 void Session::setLive(RequestKind kind, bool live) {

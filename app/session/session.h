@@ -4,6 +4,7 @@
 #pragma once
 
 #include "app/session/engine_queue.h"
+#include "app/session/view_options.h"
 
 #include <QObject>
 #include <QString>
@@ -80,6 +81,14 @@ public:
     void setDeviceResident(bool on);
     bool deviceResident() const { return queue_->deviceResident(); }
 
+    // [UI thread] How the window shows the data (view_options.h): the viewport and the docks
+    // follow viewOptionsChanged, exports read viewOptions(). It also decides what is
+    // computed: the sweep while a sweep plane, the spectrum dock or contours of a sweep plane
+    // are shown, the skew with the spectrum dock, the contours while drawn and their dock is
+    // shown; a view turned on is submitted, one turned off cancelled.
+    void setViewOptions(const ViewOptions& options);
+    const ViewOptions& viewOptions() const { return view_; }
+
     // [UI thread] Whether a view is computed (all are by default). Turning one on submits it;
     // turning one off cancels its work and keeps its last snapshot.
     void setLive(RequestKind kind, bool live);
@@ -111,6 +120,8 @@ signals:
     // [UI thread] openImage's outcome: `path`'s image is current, or why it could not be opened.
     void imageOpened(const QString& path);
     void openFailed(const QString& path, const QString& error);
+    // [UI thread] setViewOptions changed them.
+    void viewOptionsChanged(const linescope::session::ViewOptions& options);
     // [UI thread] modified() changed: a deskew, its undo, or a new image (the window's '*').
     void modifiedChanged(bool modified);
 
@@ -122,6 +133,9 @@ private:
     std::unique_ptr<EngineQueue> queue_;
     std::shared_ptr<const AnyImage> image_;
     Plane contourSource_ = Plane::Original;
+    ViewOptions view_;
+    bool viewOptionsSet_ = false;  // until the first setViewOptions every view is live
+    void updateLive();
     std::vector<std::shared_ptr<const AnyImage>> beforeDeskew_;  // the images deskew replaced, oldest first
     Parameters params_;
     std::array<bool, kRequestKindCount> live_{true, true, true, true};

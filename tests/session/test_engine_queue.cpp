@@ -12,6 +12,7 @@
 #include "tests/support/random_images.h"
 
 #include <QObject>
+#include <QSignalSpy>
 #include <QTest>
 #include <QThread>
 
@@ -570,6 +571,49 @@ private slots:
             const auto s = session.latest(static_cast<RequestKind>(k));
             QVERIFY2(s && s->ok(), requestKindName(static_cast<RequestKind>(k)));
         }
+    }
+
+    // The view options decide what is computed: a view nobody looks at is not, and one that
+    // comes on screen is submitted; equal options change nothing.
+    void viewOptionsDecideWhatIsComputed() {
+        Session session(cpuOptions());
+        QSignalSpy changed(&session, &Session::viewOptionsChanged);
+        ViewOptions o;  // the result view alone, no docks
+        session.setViewOptions(o);
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(session.isLive(RequestKind::Result));
+        QVERIFY(!session.isLive(RequestKind::Sweep));
+        QVERIFY(!session.isLive(RequestKind::Skew));
+        QVERIFY(!session.isLive(RequestKind::Contours));
+        session.setImage(testImage<std::uint8_t>(30, 20, 1));
+        QCOMPARE(session.queue().stats().submitted, std::uint64_t{1});  // the result alone
+
+        o.view = Plane::Orientation;
+        session.setViewOptions(o);
+        QVERIFY(session.isLive(RequestKind::Sweep));
+        QCOMPARE(session.queue().stats().submitted, std::uint64_t{2});  // the sweep, once on screen
+        session.setViewOptions(o);
+        QCOMPARE(changed.count(), 2);  // equal options: no signal, nothing submitted
+        QCOMPARE(session.queue().stats().submitted, std::uint64_t{2});
+
+        o.view = Plane::Result;
+        o.spectrumShown = true;  // the spectrum dock needs the sweep and the skew
+        session.setViewOptions(o);
+        QVERIFY(session.isLive(RequestKind::Sweep));
+        QVERIFY(session.isLive(RequestKind::Skew));
+
+        o.spectrumShown = false;
+        o.contoursVisible = true;  // drawn, but their dock is closed: not computed
+        session.setViewOptions(o);
+        QVERIFY(!session.isLive(RequestKind::Contours));
+        QVERIFY(!session.isLive(RequestKind::Sweep));
+        o.contoursShown = true;
+        session.setViewOptions(o);
+        QVERIFY(session.isLive(RequestKind::Contours));
+        QVERIFY(!session.isLive(RequestKind::Sweep));
+        session.setContourSource(Plane::Strength);  // contours of a sweep plane need the sweep
+        QVERIFY(session.isLive(RequestKind::Sweep));
+        QCOMPARE(session.viewOptions(), o);
     }
 
     // Deskew replaces the image by its rotation and marks it modified; undo brings back the
