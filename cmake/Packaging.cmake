@@ -103,5 +103,6 @@ traced from the results.
 It has ${_backends}.
 
 The package holds the desktop application (linescope), the command line
-(linescope-cli) with man pages,${_python_part} sample images and the user guide.")
+(linescope-cli) with man pages,${_python_part}
+sample images and the user guide.")
 include(CPack)
