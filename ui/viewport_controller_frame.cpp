@@ -163,19 +163,20 @@ bool ViewportController::drawGpuView() {
 
 void ViewportController::updateNeedles() {
     needlesStale_ = false;
-    // GPU mode: the needles need the whole argmax and strength planes on the host (once a sweep).
-    const auto sweep = view_ == Plane::Orientation && needleStep_ >= 2 && sweep_ ? session::hostSweep(*sweep_) : nullptr;
-    if (!sweep) {
+    // One angle and one strength a cell: gathered on the device in GPU mode, not the planes.
+    std::vector<double> angles, strengths;
+    if (view_ != Plane::Orientation || needleStep_ < 2 || !sweep_ ||
+        !session::cellSamples(*sweep_, needleStep_, &angles, &strengths)) {
         primary_.clearNeedles();
         return;
     }
-    std::visit([&](const auto& s) {
-        double maxStrength = 0;
-        for (const auto v : s.strength.pixels()) maxStrength = std::max(maxStrength, static_cast<double>(v));
-        primary_.setNeedles(render::orientationNeedles(
-            s.strength.width(), s.strength.height(), [&](int x, int y) { return s.orientation(x, y); },
-            [&](int x, int y) { return static_cast<double>(s.strength.at(x, y)); }, maxStrength, needleStep_));
-    }, *sweep);
+    const auto& img = *sweep_->request.image;
+    const int w = session::widthOf(img), h = session::heightOf(img), step = needleStep_;
+    const int cols = w > step / 2 ? (w - step / 2 + step - 1) / step : 0;
+    const auto cell = [&](int x, int y) { return static_cast<std::size_t>((y / step) * cols + x / step); };
+    primary_.setNeedles(render::orientationNeedles(
+        w, h, [&](int x, int y) { return angles[cell(x, y)]; }, [&](int x, int y) { return strengths[cell(x, y)]; },
+        sweep_->spectrum->maxStrength, step));
 }
 
 // --- drawing ----------------------------------------------------------------------------

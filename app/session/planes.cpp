@@ -139,6 +139,30 @@ bool rangeOf(const Snapshot& snapshot, Plane plane, double* min, double* max) {
     }, p->view);
 }
 
+bool cellSamples(const Snapshot& snapshot, int step, std::vector<double>* angles, std::vector<double>* strengths) {
+    if (!snapshot.spectrum || step < 1) return false;
+    const AngleSet& set = snapshot.spectrum->angles;
+#if defined(LINESCOPE_HAVE_CUDA)
+    if (snapshot.device && snapshot.device->sweep) {
+        *angles = cuda::residentGrid(*snapshot.device->sweep->argIndex, step);
+        for (double& a : *angles) a = set.angle(static_cast<int>(a));
+        *strengths = cuda::residentGrid(*snapshot.device->sweep->strength, step);
+        return true;
+    }
+#endif
+    if (!snapshot.sweep) return false;
+    angles->clear();
+    strengths->clear();
+    std::visit([&](const auto& s) {
+        for (int cy = step / 2; cy < s.strength.height(); cy += step)
+            for (int cx = step / 2; cx < s.strength.width(); cx += step) {
+                angles->push_back(s.orientation(cx, cy));
+                strengths->push_back(static_cast<double>(s.strength.at(cx, cy)));
+            }
+    }, *snapshot.sweep);
+    return true;
+}
+
 double orientationOf(const Snapshot& snapshot, int x, int y) {
     if (!snapshot.spectrum) return kNaN;
     double k = kNaN;

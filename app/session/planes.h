@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <variant>
+#include <vector>
 
 namespace linescope::session {
 
@@ -43,6 +44,11 @@ double pixelOf(const Snapshot& snapshot, Plane plane, int x, int y);
 // The smallest and largest value of `plane` (a threshold control's range): false when the
 // snapshot lacks the plane. On the device, reduced there: two numbers come back.
 bool rangeOf(const Snapshot& snapshot, Plane plane, double* min, double* max);
+// The orientation (degrees, the sweep's argmax angle) and the strength of a Sweep snapshot
+// at the centres of `step`×`step` cells, (step/2 + i·step, step/2 + j·step) row by row (the
+// orientation needles): gathered on the device in GPU mode, one number a cell coming back.
+// False when the snapshot holds no sweep.
+bool cellSamples(const Snapshot& snapshot, int step, std::vector<double>* angles, std::vector<double>* strengths);
 // The orientation (degrees, the sweep's argmax angle) at (x, y) of a Sweep snapshot, or NaN.
 double orientationOf(const Snapshot& snapshot, int x, int y);
 

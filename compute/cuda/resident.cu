@@ -117,6 +117,14 @@ double valueOfKey(unsigned k) {
 }
 
 template <class T>
+__global__ void gatherGrid(DeviceImageView<const T> plane, int step, int cols, int rows, double* out) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= cols * rows) return;
+    const int cx = step / 2 + (i % cols) * step, cy = step / 2 + (i / cols) * step;
+    out[i] = static_cast<double>(plane.at(cx, cy));
+}
+
+template <class T>
 __global__ void thresholdPlane(DeviceImageView<const T> plane, double threshold, DeviceImageView<std::uint8_t> bin) {
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= plane.width || y >= plane.height) return;
@@ -324,6 +332,31 @@ double residentPixel(const ResidentImage& image, int x, int y) {
         LS_CUDA_CHECK(cudaStreamSynchronize(s));
         return static_cast<double>(v);
     });
+}
+
+std::vector<double> residentGrid(const ResidentImage& image, int step) {
+    if (step < 1) throw Error("residentGrid: the step must be at least 1");
+    const int cols = image.width() > step / 2 ? (image.width() - step / 2 + step - 1) / step : 0;
+    const int rows = image.height() > step / 2 ? (image.height() - step / 2 + step - 1) / step : 0;
+    std::vector<double> out(static_cast<std::size_t>(cols) * rows);
+    if (out.empty()) return out;
+    const cudaStream_t s = readerStream();
+    double* cells = nullptr;
+    LS_CUDA_CHECK(cudaMallocAsync(&cells, out.size() * sizeof(double), s));
+    visitPixelType(image.type(), [&](auto tag) {
+        using T = decltype(tag);
+        gatherGrid<T><<<static_cast<unsigned>((out.size() + 255) / 256), 256, 0, s>>>(image.view<T>(), step, cols, rows,
+                                                                                      cells);
+    });
+    const cudaError_t launch = cudaGetLastError();
+    CudaContext::countHostTraffic(out.size() * sizeof(double));
+    const cudaError_t copy = launch == cudaSuccess
+                                 ? cudaMemcpyAsync(out.data(), cells, out.size() * sizeof(double), cudaMemcpyDeviceToHost, s)
+                                 : launch;
+    (void)cudaFreeAsync(cells, s);
+    LS_CUDA_CHECK(copy);
+    LS_CUDA_CHECK(cudaStreamSynchronize(s));
+    return out;
 }
 
 void residentMinMax(const ResidentImage& image, double* min, double* max) {

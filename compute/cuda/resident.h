@@ -104,6 +104,9 @@ Image<T> downloadResident(const ResidentImage& image);
 double residentPixel(const ResidentImage& image, int x, int y);
 // The smallest and largest pixel (a threshold control's range), reduced on the device.
 void residentMinMax(const ResidentImage& image, double* min, double* max);
+// The pixels at (step/2 + i·step, step/2 + j·step), row by row (grid cells' centres: the
+// orientation needles), gathered on the device: one number a cell comes back.
+std::vector<double> residentGrid(const ResidentImage& image, int step);
 // The stream those reads use, for interop copies that must not queue behind the engine.
 cudaStream_t readerStream();
 

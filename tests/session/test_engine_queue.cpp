@@ -6,6 +6,7 @@
 #include "app/io/deskew.h"
 #include "app/session/chunked_sweep.h"
 #include "app/session/engine_queue.h"
+#include "app/session/planes.h"
 #include "app/session/session.h"
 #include "compute/faults/fault_injection.h"
 #include "tests/support/engine_gate.h"
@@ -571,6 +572,38 @@ private slots:
             const auto s = session.latest(static_cast<RequestKind>(k));
             QVERIFY2(s && s->ok(), requestKindName(static_cast<RequestKind>(k)));
         }
+    }
+
+    // The readers of planes.h on host snapshots: a grey plane's pixels where they are, one
+    // pixel, the extremes, and the needles' cell samples, all equal to the sweep's own planes.
+    void planesReadHostSnapshots() {
+        Session session(cpuOptions());
+        ViewOptions o;
+        o.view = Plane::Supremum;
+        session.setViewOptions(o);
+        session.setImage(testImage<std::uint8_t>(45, 37, 4));
+        QVERIFY(QTest::qWaitFor([&] { return !session.queue().busy() && session.latest(RequestKind::Sweep); }, kTimeoutMs));
+        const SnapshotPtr snap = session.latest(RequestKind::Sweep);
+        QVERIFY(snap && snap->ok() && !onDevice(*snap));
+        const auto& sw = std::get<SweepResult<std::uint8_t>>(*snap->sweep);
+        const auto plane = planeOf(*snap, Plane::Infimum);
+        QVERIFY(plane);
+        const auto& view = std::get<ImageView<const std::uint8_t>>(plane->view);
+        QCOMPARE(static_cast<const void*>(view.data), static_cast<const void*>(sw.inf.data()));  // not copied
+        QCOMPARE(pixelOf(*snap, Plane::Strength, 7, 9), static_cast<double>(sw.strength.at(7, 9)));
+        QVERIFY(std::isnan(pixelOf(*snap, Plane::Strength, 45, 0)));
+        QVERIFY(!planeOf(*snap, Plane::Result));  // not in a sweep snapshot
+        double lo = 0, hi = 0;
+        QVERIFY(rangeOf(*snap, Plane::Supremum, &lo, &hi));
+        const auto [mn, mx] = std::minmax_element(sw.sup.pixels().begin(), sw.sup.pixels().end());
+        QCOMPARE(lo, static_cast<double>(*mn));
+        QCOMPARE(hi, static_cast<double>(*mx));
+        std::vector<double> angles, strengths;
+        QVERIFY(cellSamples(*snap, 10, &angles, &strengths));
+        QCOMPARE(angles.size(), std::size_t{4 * 4});  // centres at 5, 15, 25, 35 on both axes
+        QCOMPARE(angles[5], sw.orientation(15, 15));
+        QCOMPARE(strengths[5], static_cast<double>(sw.strength.at(15, 15)));
+        QCOMPARE(orientationOf(*snap, 15, 15), sw.orientation(15, 15));
     }
 
     // The view options decide what is computed: a view nobody looks at is not, and one that

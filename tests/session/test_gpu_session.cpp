@@ -115,6 +115,17 @@ class TestGpuSession : public QObject {
                 QCOMPARE(pixelOf(*s, Plane::Strength, x, y), static_cast<double>(ws.strength.at(x, y)));
                 QCOMPARE(orientationOf(*s, x, y), ws.orientation(x, y));
             }
+            // The needles' samples: one angle and one strength a cell, gathered on the device.
+            std::vector<double> angles, strengths;
+            QVERIFY(cellSamples(*s, 16, &angles, &strengths));
+            std::size_t cell = 0;
+            for (int cy = 8; cy < h; cy += 16)
+                for (int cx = 8; cx < w; cx += 16, ++cell) {
+                    QVERIFY(cell < angles.size());
+                    QCOMPARE(angles[cell], ws.orientation(cx, cy));
+                    QCOMPARE(strengths[cell], static_cast<double>(ws.strength.at(cx, cy)));
+                }
+            QCOMPARE(angles.size(), cell);
             double lo = 0, hi = 0;
             QVERIFY(rangeOf(*s, Plane::Infimum, &lo, &hi));
             const auto [mn, mx] = std::minmax_element(ws.inf.pixels().begin(), ws.inf.pixels().end());
