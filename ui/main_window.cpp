@@ -423,6 +423,7 @@ void MainWindow::buildMenus() {
     undoDeskew_ = edit->addAction(tr("&Undo Deskew"), this, &MainWindow::undoDeskew);
     undoDeskew_->setShortcut(QKeySequence::Undo);
     undoDeskew_->setEnabled(false);
+    buildCopyAsActions(edit);
 
     samplesMenu_ = menuBar()->addMenu(tr("&Samples"));
     fillSamplesMenu();

@@ -151,6 +151,8 @@ private:
     // The spectrum and contour docks (main_window_docks.cpp).
     void buildDocks();
     void buildExportMenu(QMenu* file);
+    // Edit > Copy as Python / Command Line (main_window_copy_as.cpp, text from copy_as.h).
+    void buildCopyAsActions(QMenu* edit);
     void onDockSnapshot(session::RequestKind kind, const session::SnapshotPtr& snapshot);
     // A copy of the contour source's pixels (Otsu); empty when its snapshot has not come yet.
     cv::Mat contourSourceMat() const;

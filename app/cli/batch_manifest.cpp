@@ -100,8 +100,9 @@ const ManifestRecord* BatchManifest::previous(const std::string& input) const {
     return it == previous_.end() ? nullptr : &it->second;
 }
 
-void BatchManifest::append(const ManifestRecord& record) {
-    const std::string line = manifestLine(record);
+void BatchManifest::append(const ManifestRecord& record) { appendLine(manifestLine(record)); }
+
+void BatchManifest::appendLine(const std::string& line) {
     std::lock_guard lock(mutex_);
     writeAll(fd_, line, path_);
     ::fdatasync(fd_);

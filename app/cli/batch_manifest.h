@@ -56,6 +56,8 @@ public:
     const ManifestRecord* previous(const std::string& input) const;
     // Appends the record; safe from several threads. Throws io::IoError when it cannot.
     void append(const ManifestRecord& record);
+    // Appends a line that manifestLine made elsewhere (a Dask worker's record).
+    void appendLine(const std::string& line);
 
 private:
     std::string path_;

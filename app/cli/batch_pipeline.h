@@ -4,28 +4,16 @@
 // thread feeds it, since it has one CUDA context.
 #pragma once
 
-#include "app/cli/batch_inputs.h"
 #include "app/cli/batch_manifest.h"
+#include "app/cli/batch_plan.h"
 #include "app/cli/batch_progress.h"
-#include "app/cli/command_job.h"
 
 #include <string>
 #include <vector>
 
 namespace linescope::cli {
 
-struct BatchPlan {
-    const CommandJob* job = nullptr;
-    std::string command;                // for the manifest: "skew"
-    std::string options = "[]";         // for the manifest: the command's options as a JSON array
-    std::string outputFolder;
-    std::vector<BatchInput> inputs;     // those to process (complete ones are not here)
-    std::vector<std::string> stems;     // each input's mirror: outputFolder/relative without extension
-    std::vector<InputStamp> stamps;     // each input's stamp, taken before the batch started
-    int ioThreads = 2;                  // decoders, and as many writers
-};
-
-// Runs every input of `plan`; each one ends as one record in `manifest` and one report to
+// Runs every task of `plan`; each one ends as one record in `manifest` and one report to
 // `progress`, ok or failed with its reason. Outputs that would replace a file of
 // `protectedFiles` (every input of the batch, however named) fail their input instead.
 // Throws io::IoError only when the manifest cannot be written.

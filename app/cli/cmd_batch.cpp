@@ -1,5 +1,6 @@
 // linescope-cli batch --inputs DIR|GLOB|@LIST --out-dir OUT [options] COMMAND [its options]
 #include "app/cli/batch_inputs.h"
+#include "app/cli/batch_jobs.h"
 #include "app/cli/batch_manifest.h"
 #include "app/cli/batch_pipeline.h"
 #include "app/cli/batch_progress.h"
@@ -9,8 +10,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <functional>
-#include <map>
 #include <thread>
 
 namespace linescope::cli {
@@ -67,61 +66,6 @@ std::vector<OptionSpec> batchOptionSpecs() {
     return {{"--inputs", true}, {"--out-dir", true}, {"--jobs", true}, {"--redo", false}, {"--devices", true}};
 }
 
-using JobFactory = std::function<std::unique_ptr<CommandJob>(const ArgList&, JobMode)>;
-
-const std::map<std::string, JobFactory>& jobFactories() {
-    static const std::map<std::string, JobFactory> factories = [] {
-        std::map<std::string, JobFactory> f;
-        for (MorphOp op : {MorphOp::Open, MorphOp::Close, MorphOp::Erode, MorphOp::Dilate, MorphOp::TopHat})
-            f[morphOpName(op)] = [op](const ArgList& a, JobMode m) { return morphJob(op, a, m); };
-        f["sweep"] = sweepJob;
-        f["skew"] = skewJob;
-        f["spectrum"] = spectrumJob;
-        f["orientation"] = orientationJob;
-        f["contours"] = contoursJob;
-        return f;
-    }();
-    return factories;
-}
-
-std::string commandList() {
-    std::string list;
-    for (const auto& [name, factory] : jobFactories()) list += (list.empty() ? "" : ", ") + name;
-    return list;
-}
-
-std::unique_ptr<CommandJob> jobFor(const std::string& command, const ArgList& options) {
-    const auto factory = jobFactories().find(command);
-    if (factory != jobFactories().end()) return factory->second(options, JobMode::Batch);
-    std::error_code ec;
-    if (fs::exists(command, ec))  // an unquoted glob, expanded by the shell into several words
-        throw UsageError("'" + command + "' is not a command for 'batch': quote a glob given to --inputs "
-                         "('scans/*.png') so that the shell leaves it to batch");
-    throw UsageError("'batch' cannot run '" + command + "': it runs " + commandList());
-}
-
-// Every output role must name its own file: "contours --json .x --svg .x" would not.
-void requireDistinctOutputs(const CommandJob& job) {
-    const cv::Mat probe(1, 1, CV_8UC1);
-    std::map<std::string, std::string> byPath;
-    for (const auto& [role, path] : job.batchOutputs("NAME", "NAME.png", probe))
-        if (!byPath.emplace(path, role).second)
-            throw UsageError("two outputs of each input would be the same file '" + path +
-                             "': give the output options different suffixes");
-}
-
-std::string jsonArray(const ArgList& words) {
-    std::string array;
-    for (const std::string& w : words) array += (array.empty() ? "" : ", ") + io::jsonString(w);
-    return "[" + array + "]";
-}
-
-// outputFolder/relative without its extension (a folder's name keeps any dot in it).
-std::string stemOf(const std::string& outputFolder, const std::string& relative) {
-    const fs::path r(relative);
-    return (fs::path(outputFolder) / r.parent_path() / r.stem()).string();
-}
-
 }  // namespace
 
 int runBatch(const ArgList& argList) {
@@ -135,9 +79,8 @@ int runBatch(const ArgList& argList) {
         throw UsageError("'batch' needs a command to run, e.g. linescope-cli batch --inputs scans --out-dir out skew");
     const std::string command = *split;
     const ArgList commandOptions(split + 1, argList.end());
-    const std::unique_ptr<CommandJob> job = jobFor(command, commandOptions);
+    const std::unique_ptr<CommandJob> job = makeBatchJob(command, commandOptions);
     if (!job) return 0;  // COMMAND --help
-    requireDistinctOutputs(*job);
     const std::vector<std::string> sources = args.values("--inputs");
     if (sources.empty()) throw UsageError("'batch' needs --inputs DIR, GLOB or @LIST (before the command)");
     const std::string outputFolder = args.valueOr("--out-dir", "");
@@ -159,42 +102,17 @@ int runBatch(const ArgList& argList) {
     BatchPlan plan;
     plan.job = job.get();
     plan.command = command;
-    plan.options = jsonArray(commandOptions);
+    plan.options = optionsJson(commandOptions);
     plan.outputFolder = outputFolder;
     plan.ioThreads = jobs;
-    std::vector<std::string> protectedFiles;
-    std::map<std::string, std::string> inputByStem;  // the first input of each output name
-    for (const BatchInput& input : inputs) {
-        protectedFiles.push_back(input.path);
-        const std::string stem = stemOf(outputFolder, input.relative);
-        const InputStamp stamp = stampOf(input.path);
-        const auto [first, unique] = inputByStem.emplace(stem, input.path);
-        ManifestRecord record;
-        record.input = input.path;
-        record.command = command;
-        record.options = plan.options;
-        record.stamp = stamp;
-        if (!unique) {
-            record.status = "failed";
-            record.error = "its outputs would have the names of those of '" + first->second +
-                           "' (the same name but for the extension)";
-            manifest.append(record);
-            progress.failed(input.path, record.error);
-            continue;
-        }
-        const ManifestRecord* latest = manifest.previous(input.path);
-        if (!args.has("--redo") && isComplete(latest, command, plan.options, stamp, outputFolder)) {
-            record.status = "skipped";
-            record.outputs = latest->outputs;
-            record.results = latest->results;
-            manifest.append(record);
-            progress.skipped(input.path);
-            continue;
-        }
-        plan.inputs.push_back(input);
-        plan.stems.push_back(stem);
-        plan.stamps.push_back(stamp);
+    planBatch(plan, inputs, manifest, args.has("--redo"));
+    for (const ManifestRecord& record : plan.settled) {
+        manifest.append(record);
+        if (record.status == "skipped") progress.skipped(record.input);
+        else progress.failed(record.input, record.error);
     }
+    std::vector<std::string> protectedFiles;
+    for (const BatchInput& input : inputs) protectedFiles.push_back(input.path);
     runBatchPipeline(plan, protectedFiles, manifest, progress);
     progress.finish();
 

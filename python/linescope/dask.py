@@ -4,21 +4,17 @@ Both run on whichever scheduler is in use: Dask's threads (the default), process
 ``distributed`` cluster (a ``Client`` made the default, or passed as ``scheduler=``)::
 
     import linescope.dask as lsd
-    records = lsd.batch(files, "skew", "out/")                   # out/manifest.jsonl
+    records = lsd.batch("scans", "skew", "out/")                # out/batch-manifest.jsonl
     tiles = lsd.tiled(huge, "open", angle=30, length=41)          # a dask.array, lazy
     result = tiles.compute()                                      # = linescope.open(huge, 30, 41)
 
-**Batches** (``batch``, ``batch_bag``): every file is read with ``linescope.imread``, the
-operation runs on it, and its outputs go to ``out_dir`` under the file's path relative to
-``root`` (default: the inputs' common folder). Each output is written atomically (a
-temporary file, then ``os.replace``); after its outputs, each file gets a record
-(``out_dir/.linescope/records/``, also written atomically) and the manifest
-(``out_dir/manifest.jsonl``, one JSON line a file) is assembled from the records at the end.
-A re-run skips a file whose record says ``ok`` for the same operation, parameters and input
-(size and modification time) and whose outputs all exist; so a batch that was killed, or a
-task that a cluster retried after losing its worker, neither loses nor duplicates a
-result. A file that fails (unreadable, bad parameters for it) is recorded with its error and
-the batch goes on; a re-run tries it again.
+**Batches** (``batch``, ``batch_bag``) are ``linescope-cli batch`` on Dask: the inputs (a
+folder, glob or @LIST as ``--inputs`` takes them, or a list of paths) are planned by the
+CLI's code (what an earlier run, by either, completed is skipped), each file runs on a worker
+through the CLI's own per-input code (the same outputs, byte for byte, under the same
+names), and its record, the CLI's manifest line, is appended to
+``out_dir/batch-manifest.jsonl`` by the calling process as its task finishes. A file that
+fails is recorded with its reason and the batch goes on; a re-run tries it again.
 
 **Tiles** (``tiled``): ``dask.array.map_overlap`` with the depth and chunks that make every
 tile's result equal, bit for bit, to the whole image's (see ``overlap_depth`` and
@@ -28,33 +24,29 @@ Dask is imported when this module is; ``import linescope`` alone does not need i
 """
 
 import functools
-import hashlib
-import inspect
 import json
 import math
 import os
 import socket
-import tempfile
-import time
-import warnings
 
 import numpy as np
 
 import dask
 import dask.array as da
 import dask.bag as db
+from dask.callbacks import Callback
 
 import linescope
 from linescope import _linescope
 
 __all__ = [
-    "OPERATIONS", "TILED_OPERATIONS", "batch", "batch_bag", "read_manifest", "tiled",
+    "OPERATIONS", "TILED_OPERATIONS", "MANIFEST", "batch", "batch_bag", "cli_options", "read_manifest", "tiled",
     "overlap_depth", "exact_chunks", "line_reach",
 ]
 
-#: The operations a batch runs (the package's functions of those names).
+#: The commands a batch runs (linescope-cli's; "orientation_field" is taken for "orientation").
 OPERATIONS = ("open", "close", "erode", "dilate", "tophat", "sweep", "spectrum",
-              "orientation_field", "skew", "contours")
+              "orientation", "skew", "contours")
 #: The operations ``tiled`` runs: those whose result at a pixel depends only on the pixels
 #: within a segment's reach. spectrum, skew, orientation_field and contours depend on the
 #: whole image (sums over it, a block grid smoothed over the image, connected borders).
@@ -63,6 +55,7 @@ TILED_OPERATIONS = ("open", "close", "erode", "dilate", "tophat", "sweep")
 _MORPH = ("open", "close", "erode", "dilate", "tophat")
 _SWEEP_FIELDS = ("sup", "inf", "strength", "orientation", "arg_index")
 _FIXED = 1 << 16  # the 16.16 fixed point of the line slope (design.md §1)
+_PIXEL_TYPES = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.float32))
 
 
 # ---------------------------------------------------------------------------------------
@@ -280,7 +273,7 @@ def tiled(image, op, angle=0.0, length=None, *, angles="0:180:1", sweep_op="open
     depth, period = _needs(op, angle, length, angles, sweep_op)
     if getattr(image, "ndim", None) != 2:
         raise ValueError("tiled() takes a 2-D image")
-    if np.dtype(image.dtype) not in _LOSSLESS:  # the tiles would each raise it later
+    if np.dtype(image.dtype) not in _PIXEL_TYPES:  # the tiles would each raise it later
         raise TypeError(f"tiled() takes uint8, uint16 or float32 pixels (got {np.dtype(image.dtype)})")
     if isinstance(chunks, (int, np.integer)):
         chunks = (int(chunks), int(chunks))
@@ -311,224 +304,66 @@ def tiled(image, op, angle=0.0, length=None, *, angles="0:180:1", sweep_op="open
 
 
 # ---------------------------------------------------------------------------------------
-# Batches
+# Batches: linescope-cli batch's own code (app/cli, through _linescope), tasks on Dask
 # ---------------------------------------------------------------------------------------
 
-_RECORDS = os.path.join(".linescope", "records")
-# Extensions that hold a result losslessly, by pixel type; any other input extension (JPEG,
-# BMP, ...) gets .png (integers) or .tiff (float32) appended.
-_LOSSLESS = {
-    np.dtype(np.uint8): (".png", ".tif", ".tiff", ".pgm"),
-    np.dtype(np.uint16): (".png", ".tif", ".tiff", ".pgm"),
-    np.dtype(np.float32): (".tif", ".tiff", ".pfm"),
-}
-# Parameters of a batch that are not the function's: skew's deskewed page.
-_BATCH_ONLY = {"skew": ("deskew", "border")}
+#: The manifest's name in out_dir, as linescope-cli batch writes it.
+MANIFEST = _linescope.BATCH_MANIFEST_NAME
+# The package's name of a command where it differs from the CLI's.
+_ALIASES = {"orientation_field": "orientation"}
 
 
-def _atomic_write(path, data):
-    """Writes bytes to path whole or not at all: a temporary file beside it, then os.replace."""
-    folder = os.path.dirname(path) or "."
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+def _word(value):
+    """A parameter's value as the CLI's word: numbers written so that they parse back to the
+    same value (30.0 as "30", 0.1 as "0.1")."""
+    if isinstance(value, (float, np.floating)):
+        text = repr(float(value))
+        return text[:-2] if text.endswith(".0") else text
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (str, os.PathLike)):
+        return os.fspath(value)
+    raise TypeError(f"a batch takes numbers and strings as parameters (the CLI's words), got {value!r}")
 
 
-def _write_json(path, obj):
-    _atomic_write(path, (json.dumps(obj, indent=None, separators=(",", ":")) + "\n").encode())
+def cli_options(**params):
+    """The options of ``linescope-cli batch … COMMAND`` for these parameters, in their order:
+    ``name=value`` → ``--name VALUE`` (underscores as dashes), ``name=True`` → ``--name``;
+    False and None leave the option out. ``cli_options(angle=30, length=9)`` is
+    ``["--angle", "30", "--length", "9"]``."""
+    words = []
+    for name, value in params.items():
+        if value is None or value is False:
+            continue
+        words.append("--" + name.replace("_", "-"))
+        if value is not True:
+            words.append(_word(value))
+    return words
 
 
-def _write_image(path, img):
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    linescope.imwrite(path, img)  # atomic (app/io: a temporary file, then a rename)
-
-
-def _image_name(rel, dtype):
-    """The output name of an image result for the input ``rel``: the same name where its
-    extension holds the pixel type losslessly, else the name with .png or .tiff appended."""
-    ext = os.path.splitext(rel)[1].lower()
-    if ext in _LOSSLESS[np.dtype(dtype)]:
-        return rel
-    return rel + (".tiff" if np.dtype(dtype) == np.float32 else ".png")
-
-
-def _plain(v):
-    """JSON-ready: arrays as lists, NumPy scalars as Python numbers."""
-    if isinstance(v, np.ndarray):
-        return v.tolist()
-    if isinstance(v, np.generic):
-        return v.item()
-    if isinstance(v, tuple) and hasattr(v, "_asdict"):
-        return {k: _plain(x) for k, x in v._asdict().items()}
-    if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _plain(x) for k, x in v.items()}
-    return v
-
-
-def _run_operation(op, img, params, rel, out_dir):
-    """Runs op on img; writes its outputs under out_dir; returns (outputs relative to
-    out_dir, key results)."""
-    fn = getattr(linescope, op)
-    call = {k: v for k, v in params.items() if k not in _BATCH_ONLY.get(op, ())}
-    written = []
-
-    def image(name, data):
-        _write_image(os.path.join(out_dir, name), data)
-        written.append(name)
-
-    def document(name, obj):
-        _write_json(os.path.join(out_dir, name), obj)
-        written.append(name)
-
-    if op in _MORPH:
-        out = fn(img, **call)
-        image(_image_name(rel, out.dtype), out)
-        return written, {"shape": list(out.shape), "dtype": str(out.dtype)}
-    if op == "sweep":
-        r = fn(img, **call)
-        folder = rel + ".sweep"
-        ext = ".tiff" if r.sup.dtype == np.float32 else ".png"  # as linescope-cli sweep
-        for name, data in (("supremum", r.sup), ("infimum", r.inf), ("strength", r.strength)):
-            image(os.path.join(folder, name + ext), data)
-        image(os.path.join(folder, "orientation-angles.tiff"), r.orientation)
-        document(os.path.join(folder, "spectrum.json"),
-                 {"op": r.op, "length": r.length, "angles": _plain(r.angles), "spectrum": _plain(r.spectrum)})
-        k = int(np.argmin(r.spectrum) if r.op in ("close", "dilate") else np.argmax(r.spectrum))
-        return written, {"spectrum_extreme_angle": float(r.angles[k])}
-    if op == "spectrum":
-        r = fn(img, **call)
-        document(rel + ".json", _plain(r))
-        return written, {"peaks": [[p.angle, p.prominence] for p in r.peaks]}
-    if op == "orientation_field":
-        r = fn(img, **call)
-        document(rel + ".json", _plain(r))
-        return written, {"blocks_x": r.blocks_x, "blocks_y": r.blocks_y,
-                         "foreground_blocks": int(np.count_nonzero(r.foreground))}
-    if op == "skew":
-        r = fn(img, **call)
-        document(rel + ".json", _plain(r))
-        if params.get("deskew"):
-            image(_image_name(rel, img.dtype),
-                  linescope.deskew(img, r.angle, border=params.get("border", "replicate")))
-        return written, {"angle": r.angle, "confidence": r.confidence, "dominant": r.dominant,
-                         "at_range_edge": r.at_range_edge}
-    if op == "contours":
-        found, hierarchy = fn(img, **call)
-        document(rel + ".json", {
-            "contours": [c.reshape(-1, 2).tolist() for c in found],
-            "hierarchy": [] if hierarchy is None else hierarchy.reshape(-1, 4).tolist(),
-            "width": int(img.shape[1]), "height": int(img.shape[0])})
-        return written, {"contours": len(found)}
-    raise ValueError(f"unknown operation {op!r}")  # batch_bag checked it
-
-
-def _record_path(out_dir, rel):
-    return os.path.join(out_dir, _RECORDS, hashlib.sha1(os.fsencode(rel)).hexdigest() + ".json")
-
-
-def _input_state(path):
-    st = os.stat(path)
-    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
-
-
-def _complete(record, job, state):
-    """The stored record of an earlier run still stands for this job."""
-    return (record.get("status") == "ok" and record.get("fingerprint") == job["fingerprint"]
-            and record.get("input_state") == state
-            and all(os.path.isfile(os.path.join(job["out_dir"], o)) for o in record.get("outputs", [])))
-
-
-def _process(job):
-    """One file: skip it if an earlier run completed it, else run the operation, write the
-    outputs and then the record. Returns the record (with "skipped")."""
-    record_path = _record_path(job["out_dir"], job["rel"])
-    try:
-        state = _input_state(job["input"])
-    except OSError:
-        state = None
-    if state is not None:
-        try:
-            with open(record_path, encoding="utf-8") as f:
-                old = json.load(f)
-        except (OSError, ValueError):
-            old = None
-        if old is not None and _complete(old, job, state):
-            return dict(old, skipped=True)
-
-    started = time.perf_counter()
-    record = {"input": job["input"], "outputs": [], "status": "ok", "error": None, "results": {}}
-    try:
-        if state is None:
-            _input_state(job["input"])  # raises the OSError with its reason
-        with warnings.catch_warnings(record=True) as notes:
-            warnings.simplefilter("always")
-            img = linescope.imread(job["input"])
-        if notes:
-            record["notes"] = [str(n.message) for n in notes]
-        record["outputs"], record["results"] = _run_operation(
-            job["op"], img, job["params"], job["rel"], job["out_dir"])
-    except (OSError, ValueError, TypeError, RuntimeError, MemoryError) as e:
-        # This file's failure: recorded, and the batch goes on. (Anything else is a bug and
-        # fails the task.)
-        record["status"] = "error"
-        record["error"] = f"{type(e).__name__}: {e}"
-    record["time_s"] = round(time.perf_counter() - started, 6)
-    record["op"] = job["op"]
-    record["worker"] = f"{socket.gethostname()}:{os.getpid()}"
-    record["fingerprint"] = job["fingerprint"]
-    record["input_state"] = state
-    _write_json(record_path, record)  # last: a record means its outputs are complete
-    return dict(record, skipped=False)
-
-
-def _process_partition(jobs):
-    return [_process(job) for job in jobs]
-
-
-def _fingerprint(op, params):
-    # Not threads, backend or algorithm: every choice of them gives the same pixels.
-    kept = {k: v for k, v in params.items() if k not in ("threads", "backend", "algorithm")}
-    return hashlib.sha1(json.dumps([linescope.__version__, op, _plain(kept)], sort_keys=True,
-                                   default=repr).encode()).hexdigest()
-
-
-def _plan(files, op, out_dir, root, params):
-    if op not in OPERATIONS:
+def _command(op):
+    command = _ALIASES.get(op, op)
+    if command not in OPERATIONS:
         raise ValueError(f"op must be one of {', '.join(OPERATIONS)} (got {op!r})")
-    fn = getattr(linescope, op)
-    call = {k: v for k, v in params.items() if k not in _BATCH_ONLY.get(op, ())}
-    if "threads" in inspect.signature(fn).parameters:
-        call.setdefault("threads", 1)
-        params = dict(params, threads=call["threads"])
-    try:  # unknown parameters fail here, once, not once a file
-        inspect.signature(fn).bind(np.zeros((1, 1), np.uint8), **call)
-    except TypeError as e:
-        raise TypeError(f"{op}(): {e}") from None
+    return command
+
+
+def _inputs(files, root, out_dir):
+    """(path, relative) of each input: a source as linescope-cli batch --inputs takes it, or a
+    list of paths mirrored relative to root."""
+    if isinstance(files, (str, os.PathLike)):
+        return _linescope.batch_inputs([os.fspath(files)], out_dir)
+    out_dir = os.path.abspath(out_dir)
     files = [os.fspath(f) for f in files]
     if not files:
-        return [], params
+        return []
     absolute = [os.path.abspath(f) for f in files]
     if root is None:
         root = os.path.commonpath([os.path.dirname(a) for a in absolute])
     root = os.path.abspath(os.fspath(root))
-    out_dir = os.path.abspath(os.fspath(out_dir))
     if out_dir == root:
         raise ValueError("out_dir is the inputs' folder (root): outputs would replace inputs")
-    fingerprint = _fingerprint(op, params)
-    jobs, seen = [], {}
+    inputs, seen = [], {}
     for f, a in zip(files, absolute):
         rel = os.path.relpath(a, root)
         if rel.startswith(os.pardir + os.sep) or rel == os.pardir or os.path.isabs(rel):
@@ -536,35 +371,96 @@ def _plan(files, op, out_dir, root, params):
         if rel in seen:
             raise ValueError(f"{f} is listed twice (as {seen[rel]})")
         seen[rel] = f
-        jobs.append({"input": f, "rel": rel, "out_dir": out_dir, "op": op, "params": params,
-                     "fingerprint": fingerprint})
-    return jobs, params
+        inputs.append((f, rel))
+    return inputs
 
 
-def batch_bag(files, op, out_dir, /, *, root=None, files_per_task=1, **params):
-    """A lazy Dask bag of one record a file: computing it runs ``op`` on each file and writes
-    its outputs and record under ``out_dir`` (see the module's docstring). Use it to compose
-    with other bags; ``batch`` computes it and writes the manifest.
+def _file_ids(paths):
+    """(device, inode) of each input that exists: no output may replace one, however named."""
+    ids = []
+    for p in paths:
+        try:
+            st = os.stat(p)
+        except OSError:
+            continue
+        ids.append((st.st_dev, st.st_ino))
+    return ids
 
-    files: paths of image files; root: the folder their output names are relative to
-        (default: their common folder); files_per_task: files in one Dask task (1: a lost
-        worker costs one file's work; more: less scheduling for very many small files).
-    params: ``op``'s parameters, as ``linescope.<op>`` takes them (threads defaults to 1:
-        Dask runs the files in parallel); skew also takes deskew=True (write the
-        straightened page) and border.
+
+_JOBS = {}  # per process: the checked command of each (command, options, recorded)
+
+
+def _job(spec):
+    job = _JOBS.get(spec)
+    if job is None:
+        command, options, recorded = spec
+        job = _JOBS[spec] = _linescope.BatchJob(command, list(options), list(recorded))
+    return job
+
+
+def _record(line, worker=None):
+    return dict(json.loads(line), worker=worker)
+
+
+def _process_partition(tasks, spec, out_dir, protected):
+    """Runs a partition's tasks on this worker: each (line, worker)."""
+    job = _job(spec)
+    worker = f"{socket.gethostname()}:{os.getpid()}"
+    return [(job.run(task, out_dir, protected), worker) for task in tasks]
+
+
+class _Batch:
+    """A planned batch: the manifest, the settled lines, the tasks and how to run them."""
+
+    def __init__(self, files, op, out_dir, root, redo, params):
+        self.command = _command(op)
+        recorded = tuple(cli_options(**params))
+        # Dask runs files in parallel: one engine thread a file unless told otherwise. Not
+        # recorded, so that the CLI's manifest and this one resume each other.
+        engine = recorded if "threads" in params else recorded + ("--threads", "1")
+        self.spec = (self.command, engine, recorded)
+        self.job = _job(self.spec)  # bad options fail here, once, with the CLI's message
+        # As given, as the CLI takes --out-dir: files that name another output name it so.
+        self.out_dir = os.fspath(out_dir)
+        inputs = _inputs(files, root, self.out_dir)
+        os.makedirs(self.out_dir, exist_ok=True)
+        self.manifest = _linescope.BatchManifest(self.out_dir)
+        self.tasks, self.settled = self.manifest.plan(self.command, self.job, self.out_dir, inputs, bool(redo))
+        self.inputs = [path for path, _ in inputs]
+        self.protected = _file_ids(self.inputs)
+
+    def bag(self, files_per_task):
+        if not self.tasks:
+            return db.from_sequence([], npartitions=1)
+        tasks = db.from_sequence(self.tasks, partition_size=max(1, int(files_per_task)))
+        return tasks.map_partitions(_process_partition, self.spec, self.out_dir,
+                                    dask.delayed(self.protected, traverse=False))
+
+    def in_input_order(self, done):
+        """The records of the settled lines and of `done` ((line, worker) pairs), one per input
+        in the inputs' order."""
+        by_input = {}
+        for line in self.settled:
+            by_input.setdefault(json.loads(line)["input"], _record(line))
+        for line, worker in done:
+            record = _record(line, worker)
+            by_input[record["input"]] = record
+        return [by_input[i] for i in dict.fromkeys(self.inputs) if i in by_input]
+
+
+def batch_bag(files, op, out_dir, /, *, root=None, redo=False, files_per_task=1, **params):
+    """A lazy Dask bag of the (manifest line, worker) of each input to process: computing it
+    runs ``op`` on those files and writes their outputs under ``out_dir``. ``batch`` computes it
+    and appends the lines to the manifest; use this bag to compose with other bags (and append
+    the lines yourself, with ``_linescope.BatchManifest(out_dir).append``, to resume later).
+
+    files, op, out_dir, root, redo, files_per_task, params: as ``batch``.
     """
-    jobs, _ = _plan(files, op, out_dir, root, params)
-    if not jobs:
-        return db.from_sequence([], npartitions=1)
-    # partition_size: consecutive runs of files_per_task jobs (batch() relies on it).
-    return db.from_sequence(jobs, partition_size=max(1, int(files_per_task))).map_partitions(
-        _process_partition)
+    return _Batch(files, op, out_dir, root, redo, params).bag(files_per_task)
 
 
-def _lost_record(job, error):
-    return {"input": job["input"], "outputs": [], "status": "error", "error": error, "results": {},
-            "time_s": None, "op": job["op"], "worker": None, "fingerprint": job["fingerprint"],
-            "input_state": None, "skipped": False}
+def _failed_lines(job, tasks, error):
+    return [(job.failed_line(task, error), None) for task in tasks]
 
 
 def _distributed_client(scheduler):
@@ -579,48 +475,94 @@ def _distributed_client(scheduler):
     return None
 
 
-def batch(files, op, out_dir, /, *, root=None, manifest="manifest.jsonl", scheduler=None,
-          files_per_task=1, **params):
-    """Runs ``op`` on every file on the current Dask scheduler and writes the manifest.
+def _run_on_client(client, plan, bag, files_per_task):
+    """The partitions as futures; each one's lines go into the manifest as it finishes."""
+    from distributed import as_completed
+    size = max(1, int(files_per_task))
+    parts = bag.to_delayed()
+    futures = client.compute(parts)
+    index = {f.key: i for i, f in enumerate(futures)}
+    done = []
+    for fut in as_completed(futures, loop=client.loop):
+        i = index[fut.key]
+        try:
+            lines = fut.result()
+        except Exception as e:  # KilledWorker and the like: this task's files only
+            lines = _failed_lines(plan.job, plan.tasks[i * size:(i + 1) * size], f"{type(e).__name__}: {e}")
+        for line, _ in lines:
+            plan.manifest.append(line)
+        done += lines
+    return done
 
-    files, op, out_dir, root, files_per_task, params: as ``batch_bag``.
-    manifest: its name in out_dir (JSON lines, one a file in the order of ``files``).
+
+class _AppendEachPartition(Callback):
+    """On Dask's local schedulers: each partition's lines go into the manifest as it
+    finishes (the scheduler calls _posttask in this process)."""
+
+    def __init__(self, name, manifest):
+        super().__init__()
+        self._name, self._manifest = name, manifest
+
+    def _posttask(self, key, result, dsk, state, worker_id):
+        if isinstance(key, tuple) and key[0] == self._name:
+            for line, _ in result:
+                self._manifest.append(line)
+
+
+def batch(files, op, out_dir, /, *, root=None, redo=False, scheduler=None, files_per_task=1, **params):
+    """Runs ``op`` on every file on the current Dask scheduler, as ``linescope-cli batch``
+    does, and appends each file's record to ``out_dir/batch-manifest.jsonl`` as it finishes.
+
+    files: a folder, glob or @LIST (a str or path, taken as ``linescope-cli batch --inputs``
+        takes it), or a list of image paths, mirrored relative to ``root`` (default: their
+        common folder).
+    op: the CLI's command: open, close, erode, dilate, tophat, sweep, spectrum, orientation
+        (or orientation_field), skew or contours.
+    out_dir: the output folder; the outputs have the CLI's names (NAME.EXT for images,
+        the folder NAME/ for a sweep, NAME.skew.json, NAME.spectrum.json,
+        NAME.orientation.json, and NAME + the suffix given to deskew, json, svg, csv or
+        needles).
+    params: the command's options, named as the CLI names them with underscores for dashes
+        (``cli_options``): ``batch(files, "skew", out, deskew=".deskewed.png")`` runs
+        ``linescope-cli batch … skew --deskew .deskewed.png``. threads defaults to 1 (Dask
+        runs files in parallel).
+    redo: process every file, even those complete from an earlier run (the CLI's --redo).
     scheduler: None (Dask's current one: a default distributed Client, else threads),
         "threads", "processes", "sync", or a distributed Client. On a cluster, a file whose
         task keeps killing workers (distributed gives up after its allowed failures) is
-        recorded as an error and the others go on.
+        recorded as failed and the others go on.
+    files_per_task: files in one Dask task (1: a lost worker costs one file's work).
 
-    Returns the records, as in the manifest: input, outputs (relative to out_dir), status
-    ("ok" or "error"), error, time_s, results (the operation's key results: the skew
-    angle, ...), op, worker, skipped (this run found it complete), and the fingerprint and
-    input_state that decide resumption.
+    A re-run, by this function or by the CLI, skips a file whose latest record is ok (or
+    skipped) for the same command, options and input (size and modification time) and whose
+    outputs all exist. Returns the records, one a file in the order of the inputs, as the
+    manifest has them (input, status "ok", "failed" or "skipped", outputs relative to
+    out_dir, error, time_ms, results, notes, command, options, input_bytes,
+    input_mtime_ns), each with "worker" added (the host:pid that ran it; None when skipped).
     """
-    jobs, _ = _plan(files, op, out_dir, root, params)
-    out_dir = os.path.abspath(os.fspath(out_dir))
-    bag = batch_bag(files, op, out_dir, root=root, files_per_task=files_per_task, **params)
-    by_input = {}
+    plan = _Batch(files, op, out_dir, root, redo, params)
+    for line in plan.settled:
+        plan.manifest.append(line)
+    bag = plan.bag(files_per_task)
     client = _distributed_client(scheduler)
-    if jobs and client is not None:
-        parts = bag.to_delayed()
-        size = max(1, int(files_per_task))
-        futures = client.compute(parts)
-        for i, fut in enumerate(futures):
-            try:
-                for r in fut.result():
-                    by_input[r["input"]] = r
-            except Exception as e:  # KilledWorker and the like: this task's files only
-                for job in jobs[i * size:(i + 1) * size]:
-                    by_input[job["input"]] = _lost_record(job, f"{type(e).__name__}: {e}")
-    elif jobs:
-        for r in bag.compute(scheduler=scheduler):
-            by_input[r["input"]] = r
-    records = [by_input[j["input"]] for j in jobs]  # one a file, in the given order
-    lines = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
-    _atomic_write(os.path.join(out_dir, manifest), lines.encode())
-    return records
+    if not plan.tasks:
+        done = []
+    elif client is not None:
+        done = _run_on_client(client, plan, bag, files_per_task)
+    else:
+        with _AppendEachPartition(bag.name, plan.manifest):
+            done = bag.compute(scheduler=scheduler)
+    return plan.in_input_order(done)
 
 
 def read_manifest(path):
-    """The records of a manifest (JSON lines) as a list of dicts."""
+    """The records of a manifest (JSON lines) as a list of dicts; a line cut short by a crash
+    is left out, as the CLI leaves it out."""
+    records = []
     with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+        for line in f:
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                continue
+    return records

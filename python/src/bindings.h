@@ -11,5 +11,6 @@ void bindOrientation(pybind11::module_& m);  // bind_orientation.cpp: orientatio
 void bindSkew(pybind11::module_& m);         // bind_skew.cpp: skew, deskew
 void bindContours(pybind11::module_& m);     // bind_contours.cpp: contours, otsu_threshold
 void bindIo(pybind11::module_& m);           // bind_io.cpp: imread, imwrite
+void bindBatch(pybind11::module_& m);        // bind_batch.cpp: linescope-cli batch's code for linescope.dask
 
 }  // namespace linescope::python

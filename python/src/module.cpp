@@ -26,6 +26,7 @@ PYBIND11_MODULE(_linescope, m) {
     bindSkew(m);
     bindContours(m);
     bindIo(m);
+    bindBatch(m);
     m.def(
         "resolve_backend", [](const std::string& backend) { return std::string(backendName(resolvedBackend(backend))); },
         py::arg("backend"), "The backend (cpu or cuda) that `backend` runs on here.");

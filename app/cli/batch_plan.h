@@ -1,0 +1,34 @@
+// What a batch will do with each of its inputs, decided before any work: an input whose
+// outputs would take the names of an earlier one's fails, one complete from an earlier run
+// (its latest manifest record, isComplete) is skipped, and the others become tasks. Shared
+// by linescope-cli batch and linescope.dask, so that either resumes the other's manifest.
+#pragma once
+
+#include "app/cli/batch_inputs.h"
+#include "app/cli/batch_item.h"
+#include "app/cli/batch_manifest.h"
+#include "app/cli/command_job.h"
+
+#include <string>
+#include <vector>
+
+namespace linescope::cli {
+
+struct BatchPlan {
+    const CommandJob* job = nullptr;
+    std::string command;            // for the manifest: "skew"
+    std::string options = "[]";     // for the manifest: the command's options as a JSON array
+    std::string outputFolder;
+    std::vector<BatchTask> tasks;   // those to process, in input order
+    std::vector<ManifestRecord> settled;  // failed or skipped without work, in input order
+    int ioThreads = 2;              // decoders, and as many writers
+};
+
+// outputFolder/relative without its extension (a folder's name keeps any dot in it).
+std::string batchStem(const std::string& outputFolder, const std::string& relative);
+
+// Fills plan.tasks and plan.settled from the inputs; plan's command, options and
+// outputFolder must be set. `redo`: make every input a task but those whose names collide.
+void planBatch(BatchPlan& plan, const std::vector<BatchInput>& inputs, const BatchManifest& manifest, bool redo);
+
+}  // namespace linescope::cli
