@@ -35,19 +35,15 @@ __global__ void partialMinMax(cuda::DeviceImageView<const T> src, MinMax* partia
     if (threadIdx.x == 0) partials[blockIdx.x] = r;
 }
 
-__global__ void finishMinMax(const MinMax* partials, int count, float* out, bool maxOnly) {
+__global__ void finishMinMax(const MinMax* partials, int count, float* out) {
     using Reduce = cub::BlockReduce<MinMax, kThreads>;
     __shared__ typename Reduce::TempStorage temp;
     MinMax m{FLT_MAX, -FLT_MAX};
     for (int i = threadIdx.x; i < count; i += kThreads) m = MinMaxOp{}(m, partials[i]);
     const MinMax r = Reduce(temp).Reduce(m, MinMaxOp{});
     if (threadIdx.x == 0) {
-        if (maxOnly) {
-            out[0] = r.hi;
-        } else {
-            out[0] = r.lo;
-            out[1] = r.hi;
-        }
+        out[0] = r.lo;
+        out[1] = r.hi;
     }
 }
 
@@ -93,16 +89,7 @@ void minMaxFloat(cuda::DeviceImageView<const float> src, float* partials, float*
     auto* p = reinterpret_cast<MinMax*>(partials);
     partialMinMax<float><<<kReduceBlocks, kThreads, 0, stream>>>(src, p);
     LS_CUDA_CHECK(cudaGetLastError());
-    finishMinMax<<<1, kThreads, 0, stream>>>(p, kReduceBlocks, minMax, false);
-    LS_CUDA_CHECK(cudaGetLastError());
-}
-
-template <class T>
-void maxOf(cuda::DeviceImageView<const T> src, float* partials, float* max, cudaStream_t stream) {
-    auto* p = reinterpret_cast<MinMax*>(partials);
-    partialMinMax<T><<<kReduceBlocks, kThreads, 0, stream>>>(src, p);
-    LS_CUDA_CHECK(cudaGetLastError());
-    finishMinMax<<<1, kThreads, 0, stream>>>(p, kReduceBlocks, max, true);
+    finishMinMax<<<1, kThreads, 0, stream>>>(p, kReduceBlocks, minMax);
     LS_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -129,7 +116,6 @@ void writeOrientation(cuda::DeviceImageView<const std::uint16_t> argIndex, doubl
 
 #define LINESCOPE_GPU_VIEW_TYPES(T)                                                                            \
     template void writeCopy<T>(cuda::DeviceImageView<const T>, cudaSurfaceObject_t, cudaStream_t);           \
-    template void maxOf<T>(cuda::DeviceImageView<const T>, float*, float*, cudaStream_t);                     \
     template void writeOrientation<T>(cuda::DeviceImageView<const std::uint16_t>, double, double,            \
                                       cuda::DeviceImageView<const T>, const float*, cudaSurfaceObject_t,      \
                                       cudaSurfaceObject_t, cudaStream_t);

@@ -18,9 +18,6 @@ namespace linescope::render::gpu {
 // block over the partials). `partials` holds at least kReduceBlocks·2 floats.
 inline constexpr int kReduceBlocks = 264;
 void minMaxFloat(cuda::DeviceImageView<const float> src, float* partials, float* minMax, cudaStream_t stream);
-// The maximum of a strength plane, as a float in max[0] (same two launches).
-template <class T>
-void maxOf(cuda::DeviceImageView<const T> src, float* partials, float* max, cudaStream_t stream);
 
 // An R8, R16 or R32F texture of the same pixels (uint8, uint16, float).
 template <class T>

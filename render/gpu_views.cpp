@@ -10,11 +10,10 @@
 namespace linescope::render {
 namespace {
 
-// The reductions' device scratch, in floats: per-block partials, then the results they leave
-// for the kernels that normalise (a float view's min and max, the sweep's strength maximum).
+// The float views' reduction scratch, in floats: per-block partials, then the min and max
+// the normalising kernel reads.
 constexpr std::size_t kMinMaxAt = 2 * gpu::kReduceBlocks;
-constexpr std::size_t kStrengthMaxAt = kMinMaxAt + 2;
-constexpr std::size_t kScratchFloats = kStrengthMaxAt + 1;
+constexpr std::size_t kScratchFloats = kMinMaxAt + 2;
 
 }  // namespace
 
@@ -95,10 +94,10 @@ void GpuViews::showOrientation(ViewportRenderer& renderer, const cuda::ResidentS
     const cudaSurfaceObject_t strength = interop_.map(ViewTexture::Strength, stream_);
     visitPixelType(sweep.strength->type(), [&](auto tag) {
         using T = decltype(tag);
-        float* scratch = reduceScratch();
-        gpu::maxOf<T>(sweep.strength->view<T>(), scratch, scratch + kStrengthMaxAt, stream_);
+        // The engine's maximum of the strength, already on the device.
         gpu::writeOrientation<T>(sweep.argIndex->view<std::uint16_t>(), sweep.angles.start, sweep.angles.step,
-                                 sweep.strength->view<T>(), scratch + kStrengthMaxAt, angle, strength, stream_);
+                                 sweep.strength->view<T>(), sweep.maxStrengthOnDevice->view<float>().data, angle,
+                                 strength, stream_);
     });
     interop_.unmap(ViewTexture::Strength, stream_);
     interop_.unmap(ViewTexture::Angle, stream_);

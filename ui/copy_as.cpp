@@ -7,19 +7,8 @@ namespace linescope::ui {
 
 namespace {
 
+using session::isSweepPlane;
 using session::Plane;
-
-bool isSweepPlane(Plane p) {
-    switch (p) {
-    case Plane::Supremum:
-    case Plane::Infimum:
-    case Plane::Orientation:
-    case Plane::Strength: return true;
-    case Plane::Original:
-    case Plane::Result: return false;
-    }
-    return false;
-}
 
 // The field of linescope.sweep's result, and the file of linescope-cli sweep's folder.
 const char* sweepField(Plane p) {

@@ -82,7 +82,7 @@ io::ExportRecipe recipeOfView(Plane v, const session::Snapshot* result, const se
         r.op = morphOpName(p.op);
         r.angle = p.line.angle;
         r.length = p.line.length;
-    } else if (v != Plane::Original && v != Plane::Result && sweep) {
+    } else if (session::isSweepPlane(v) && sweep) {
         const auto& p = std::get<session::SweepParams>(sweep->request.params).sweep;
         r.op = morphOpName(p.op);
         r.length = p.length;
@@ -564,7 +564,7 @@ bool MainWindow::writeView(const QString& path, QString* error) const {
     try {
         const Plane v = session_->viewOptions().view;
         cv::Mat out;
-        if (v == Plane::Original || v == Plane::Result) {
+        if (!session::isSweepPlane(v)) {
             const auto img = v == Plane::Original ? session_->image()
                                                      : (viewport_->snapshot() ? session::hostResult(*viewport_->snapshot()) : nullptr);
             if (!img) throw io::IoError("there is no " + std::string(v == Plane::Original ? "image" : "result") + " yet");

@@ -159,7 +159,7 @@ void MainWindow::onDockSnapshot(session::RequestKind kind, const session::Snapsh
         if (source == session::Plane::Result && isLive(session::RequestKind::Contours)) refreshContourRange();
         return;
     case session::RequestKind::Sweep:
-        if (source != session::Plane::Original && source != session::Plane::Result) refreshContourRange();
+        if (session::isSweepPlane(source)) refreshContourRange();
         return;
     case session::RequestKind::Contours:
     case session::RequestKind::Skew: return;

@@ -69,6 +69,7 @@ void ViewportController::initialize(render::GlProcLoader loader) {
         secondary_.initialize(loader);
         // Textures do not survive a new context: upload (or write) everything again.
         primaryStale_ = secondaryStale_ = contoursStale_ = needlesStale_ = true;
+        originalInPrimary_ = false;
         gpuViewStale_ = true;
         const auto* vendor = reinterpret_cast<const char*>(primary_.gl().GetString(GL_VENDOR));
         glVendor_ = vendor ? vendor : "";
@@ -137,6 +138,7 @@ void ViewportController::viewSizeChanged(int w, int h) {
 
 void ViewportController::setOriginal(std::shared_ptr<const session::AnyImage> image) {
     original_ = std::move(image);
+    originalInPrimary_ = false;
     if (original_) viewSizeChanged(session::widthOf(*original_), session::heightOf(*original_));
     secondaryStale_ = primaryStale_ = true;
     gpuViewStale_ = true;
@@ -155,7 +157,7 @@ void ViewportController::showSnapshot(session::SnapshotPtr snapshot) {
         if (view_ == Plane::Result) primaryStale_ = gpuViewStale_ = true;
     } else if (snapshot->kind() == session::RequestKind::Sweep && planes) {
         sweep_ = std::move(snapshot);
-        if (view_ != Plane::Original && view_ != Plane::Result) primaryStale_ = gpuViewStale_ = true;
+        if (session::isSweepPlane(view_)) primaryStale_ = gpuViewStale_ = true;
         needlesStale_ = true;
     } else {
         return;

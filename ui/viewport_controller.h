@@ -202,6 +202,8 @@ private:
     std::unique_ptr<render::GpuViews> gpu_;
     bool gpuOn_ = false;
     bool gpuViewStale_ = true;
+    bool originalInPrimary_ = false;  // the primary's Image texture holds original_
+    void showOriginalInPrimary();
     std::string glVendor_;
     void loseGpuPath(const QString& why);
 

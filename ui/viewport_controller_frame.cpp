@@ -67,12 +67,13 @@ void ViewportController::uploadPrimary() {
     primary_.setColourMap(render::ColourMap::Grey);
     switch (view_) {
     case Plane::Original:
-        if (original_) uploadGrey(primary_, *original_);
+        showOriginalInPrimary();
         return;
     case Plane::Result:
         if (result_) {
             // GPU-mode planes come down only when interop cannot write them (drawGpuView).
             if (const auto r = session::hostResult(*result_)) uploadGrey(primary_, *r);
+            originalInPrimary_ = false;
             shownResultId_ = result_->id;
         }
         return;
@@ -87,19 +88,27 @@ void ViewportController::uploadPrimary() {
     shownSweepId_ = sweep_->id;
     std::visit([&](const auto& s) {
         switch (view_) {
-        case Plane::Supremum: uploadGrey(primary_, s.sup); return;
-        case Plane::Infimum: uploadGrey(primary_, s.inf); return;
-        case Plane::Strength: uploadGrey(primary_, s.strength); return;
+        case Plane::Supremum: uploadGrey(primary_, s.sup); originalInPrimary_ = false; return;
+        case Plane::Infimum: uploadGrey(primary_, s.inf); originalInPrimary_ = false; return;
+        case Plane::Strength: uploadGrey(primary_, s.strength); originalInPrimary_ = false; return;
         case Plane::Orientation: break;
         case Plane::Original:
         case Plane::Result: return;  // not sweep views: handled above
         }
         primary_.uploadOrientation(s);
         const bool over = blend_ && original_;
-        if (over) uploadGrey(primary_, *original_);
+        if (over) showOriginalInPrimary();
         primary_.setOrientationBlend(blendAmount_);
         primary_.setColourMap(over ? render::ColourMap::OrientationOverImage : render::ColourMap::Orientation);
     }, *sweep);
+}
+
+void ViewportController::showOriginalInPrimary() {
+    // The Image texture keeps the original until another view writes it: a λ drag over the
+    // blended orientation map does not upload the image again with every sweep.
+    if (!original_ || originalInPrimary_) return;
+    uploadGrey(primary_, *original_);
+    originalInPrimary_ = true;
 }
 
 void ViewportController::uploadSecondary() {
@@ -124,6 +133,7 @@ bool ViewportController::drawGpuView() {
         case Plane::Result:
             if (!d.result) return false;
             gpu_->showPlane(primary_, *d.result, shown);
+            originalInPrimary_ = false;
             shownResultId_ = shown->id;
             break;
         case Plane::Supremum:
@@ -132,13 +142,14 @@ bool ViewportController::drawGpuView() {
             const cuda::ResidentImage* plane = d.plane(view_);
             if (!plane) return false;
             gpu_->showPlane(primary_, *plane, shown);
+            originalInPrimary_ = false;
             shownSweepId_ = shown->id;
             break;
         }
         case Plane::Orientation:
             if (!d.sweep) return false;
-            // The image under the colours: the original, uploaded once per image (not per frame).
-            if (blend_ && original_ && primaryStale_) uploadGrey(primary_, *original_);
+            // The image under the colours: the original, uploaded once per image (not per sweep).
+            if (blend_) showOriginalInPrimary();
             gpu_->showOrientation(primary_, *d.sweep, shown);
             primary_.setOrientationBlend(blendAmount_);
             primary_.setColourMap(blend_ && original_ ? render::ColourMap::OrientationOverImage

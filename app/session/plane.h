@@ -36,4 +36,18 @@ constexpr const char* planeName(Plane p) {
     return "?";
 }
 
+// Whether the plane is one of the sweep's (Supremum, Infimum, Orientation, Strength): its
+// snapshot is a Sweep snapshot, and the sweep must be computed to show it.
+constexpr bool isSweepPlane(Plane p) {
+    switch (p) {
+    case Plane::Original:
+    case Plane::Result: return false;
+    case Plane::Supremum:
+    case Plane::Infimum:
+    case Plane::Orientation:
+    case Plane::Strength: return true;
+    }
+    return false;
+}
+
 }  // namespace linescope::session

@@ -53,8 +53,7 @@ Session::Session(const EngineQueue::Options& options, QObject* parent)
                 const RequestKind k = s->kind();
                 if (s->ok() && s->request.image == image_ &&
                     ((k == RequestKind::Result && contourSource_ == Plane::Result) ||
-                     (k == RequestKind::Sweep && contourSource_ != Plane::Original &&
-                      contourSource_ != Plane::Result)))
+                     (k == RequestKind::Sweep && isSweepPlane(contourSource_))))
                     submit(RequestKind::Contours);
                 emit snapshotReady(k, s);
             },
@@ -200,9 +199,8 @@ void Session::setViewOptions(const ViewOptions& options) {
 void Session::updateLive() {
     if (!viewOptionsSet_) return;
     const bool contours = view_.contoursShown && view_.contoursVisible;
-    const bool contoursOfSweep = contourSource_ != Plane::Original && contourSource_ != Plane::Result;
-    const bool sweepView = view_.view != Plane::Original && view_.view != Plane::Result;
-    setLive(RequestKind::Sweep, sweepView || view_.spectrumShown || (contours && contoursOfSweep));
+    setLive(RequestKind::Sweep,
+            isSweepPlane(view_.view) || view_.spectrumShown || (contours && isSweepPlane(contourSource_)));
     setLive(RequestKind::Skew, view_.spectrumShown);
     setLive(RequestKind::Contours, contours);
 }

@@ -50,28 +50,6 @@ __global__ void strengthOf(DeviceImageView<const T> sup, DeviceImageView<const T
     strength.at(x, y) = static_cast<T>(sup.at(x, y) - inf.at(x, y));
 }
 
-// The maximum of a non-negative plane into *out (which starts at 0): non-negative floats
-// order as their bit patterns do, so one unsigned atomicMax serves every type.
-template <class T>
-__device__ unsigned orderedBits(T v) {
-    if constexpr (std::is_same_v<T, float>) return __float_as_uint(v);
-    else return static_cast<unsigned>(v);
-}
-
-template <class T>
-__global__ void maxOfPlane(DeviceImageView<const T> plane, unsigned* out) {
-    using Reduce = cub::BlockReduce<unsigned, 256>;
-    __shared__ typename Reduce::TempStorage temp;
-    unsigned best = 0;
-    const long long n = static_cast<long long>(plane.width) * plane.height;
-    for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += 256LL * gridDim.x) {
-        const T v = plane.at(static_cast<int>(i % plane.width), static_cast<int>(i / plane.width));
-        best = max(best, orderedBits(v));
-    }
-    const unsigned blockBest = Reduce(temp).Reduce(best, ::cuda::maximum<unsigned>());
-    if (threadIdx.x == 0) atomicMax(out, blockBest);
-}
-
 // Keys that order as the values do, for every pixel type (floats: the sign-magnitude bits
 // flipped into two's-complement order), so that one pair of unsigned atomics finds both ends.
 template <class T>
@@ -102,6 +80,31 @@ __global__ void minMaxOfPlane(DeviceImageView<const T> plane, unsigned* out) {
         atomicMin(out, blockLo);
         atomicMax(out + 1, blockHi);
     }
+}
+
+__global__ void initMinMaxKeys(unsigned* keys) {
+    keys[0] = ~0u;
+    keys[1] = 0;
+}
+
+// The largest value as float, from its key (the orientation map's white point, for the
+// viewport's kernels: no trip through the host).
+template <class T>
+__global__ void maxKeyAsFloat(const unsigned* keys, float* out) {
+    const unsigned k = keys[1];
+    if constexpr (std::is_same_v<T, float>) *out = __uint_as_float((k & 0x80000000u) ? k & 0x7fffffffu : ~k);
+    else *out = static_cast<float>(k);
+}
+
+// keys[0], keys[1] = the keys of the plane's smallest and largest value, on `stream`.
+template <class T>
+void minMaxKeys(DeviceImageView<const T> plane, unsigned* keys, int maxBlocks, cudaStream_t stream) {
+    initMinMaxKeys<<<1, 1, 0, stream>>>(keys);
+    LS_CUDA_CHECK_LAUNCH("initMinMaxKeys");
+    const long long n = static_cast<long long>(plane.width) * plane.height;
+    const int blocks = static_cast<int>(std::max<long long>(1, std::min<long long>(maxBlocks, (n + 255) / 256)));
+    minMaxOfPlane<T><<<blocks, 256, 0, stream>>>(plane, keys);
+    LS_CUDA_CHECK_LAUNCH("minMaxOfPlane");
 }
 
 template <class T>
@@ -190,22 +193,18 @@ ResidentSweep sweepResidentT(const ResidentImage& srcImage, const SweepRequest& 
         strengthOf<T><<<gridFor(W, H), kBlock, 0, s>>>(sup->view<T>(), inf->view<T>(), strength->view<T>());
         LS_CUDA_CHECK_LAUNCH("strengthOf");
     }
-    auto* best = ctx.buffer(BufferSlot::Scratch).as<unsigned>(1);
-    LS_CUDA_CHECK(cudaMemsetAsync(best, 0, sizeof(unsigned), s));
-    const int blocks = std::max(1, std::min(4 * ctx.multiprocessors(), (W * H + 255) / 256));
-    maxOfPlane<T><<<blocks, 256, 0, s>>>(strength->view<T>(), best);
-    LS_CUDA_CHECK_LAUNCH("maxOfPlane");
-    unsigned bits = 0;
-    CudaContext::countHostTraffic(sizeof bits);
-    LS_CUDA_CHECK(cudaMemcpyAsync(&bits, best, sizeof bits, cudaMemcpyDeviceToHost, s));
+    // The strength's maximum, once: on the device for the viewport, one float for the host.
+    auto* keys = ctx.buffer(BufferSlot::Scratch).as<unsigned>(2);
+    minMaxKeys<T>(strength->view<T>(), keys, 4 * ctx.multiprocessors(), s);
+    const std::shared_ptr<ResidentImage> max = std::make_shared<ResidentImage>(PixelType::F32, 1, 1, ctx);
+    maxKeyAsFloat<T><<<1, 1, 0, s>>>(keys, max->view<float>().data);
+    LS_CUDA_CHECK_LAUNCH("maxKeyAsFloat");
+    float maxStrength = 0;
+    CudaContext::countHostTraffic(sizeof maxStrength);
+    LS_CUDA_CHECK(cudaMemcpyAsync(&maxStrength, max->data(), sizeof maxStrength, cudaMemcpyDeviceToHost, s));
     ctx.synchronize();
-    if constexpr (std::is_same_v<T, float>) {
-        float f;
-        std::memcpy(&f, &bits, sizeof f);
-        r.maxStrength = f;
-    } else {
-        r.maxStrength = bits;
-    }
+    r.maxStrength = maxStrength;
+    r.maxStrengthOnDevice = max;
     r.sup = std::move(sup);
     r.inf = std::move(inf);
     r.strength = std::move(strength);
@@ -360,26 +359,21 @@ std::vector<double> residentGrid(const ResidentImage& image, int step) {
 }
 
 void residentMinMax(const ResidentImage& image, double* min, double* max) {
+    const cudaStream_t s = readerStream();
+    unsigned* keys = nullptr;
+    LS_CUDA_CHECK(cudaMallocAsync(&keys, 2 * sizeof(unsigned), s));
+    unsigned host[2] = {};
+    const cudaError_t status = visitPixelType(image.type(), [&](auto tag) {
+        minMaxKeys<decltype(tag)>(image.view<decltype(tag)>(), keys, 1024, s);
+        return cudaMemcpyAsync(host, keys, sizeof host, cudaMemcpyDeviceToHost, s);
+    });
+    CudaContext::countHostTraffic(sizeof host);
+    (void)cudaFreeAsync(keys, s);  // ordered after the copy
+    LS_CUDA_CHECK(status);
+    LS_CUDA_CHECK(cudaStreamSynchronize(s));
     visitPixelType(image.type(), [&](auto tag) {
-        using T = decltype(tag);
-        const cudaStream_t s = readerStream();
-        // The reader stream's own two words: reads from any thread are serialised by the
-        // stream, and the host copy below waits for them.
-        static thread_local struct Words {
-            unsigned* p = nullptr;
-            Words() { LS_CUDA_CHECK(cudaMalloc(&p, 2 * sizeof(unsigned))); }
-        } words;
-        const unsigned init[2] = {~0u, 0u};
-        unsigned keys[2];
-        CudaContext::countHostTraffic(sizeof init + sizeof keys);
-        LS_CUDA_CHECK(cudaMemcpyAsync(words.p, init, sizeof init, cudaMemcpyHostToDevice, s));
-        const int n = image.width() * image.height();
-        minMaxOfPlane<T><<<std::max(1, std::min(1024, (n + 255) / 256)), 256, 0, s>>>(image.view<T>(), words.p);
-        LS_CUDA_CHECK_LAUNCH("minMaxOfPlane");
-        LS_CUDA_CHECK(cudaMemcpyAsync(keys, words.p, sizeof keys, cudaMemcpyDeviceToHost, s));
-        LS_CUDA_CHECK(cudaStreamSynchronize(s));
-        *min = valueOfKey<T>(keys[0]);
-        *max = valueOfKey<T>(keys[1]);
+        *min = valueOfKey<decltype(tag)>(host[0]);
+        *max = valueOfKey<decltype(tag)>(host[1]);
     });
 }
 

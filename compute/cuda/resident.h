@@ -65,6 +65,7 @@ struct ResidentSweep {
     std::vector<std::int64_t> spectrumExact;  // integer images only
     std::vector<double> spectrum;
     double maxStrength = 0;
+    ResidentPtr maxStrengthOnDevice;  // the same as one float (1×1), for the viewport's kernels
     AngleSet angles;
     MorphOp op = MorphOp::Open;
 };

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <numbers>
 #include <random>
@@ -60,6 +61,11 @@ inline Image<std::uint8_t> page(int w, int h) {
         }
     }
     return img;
+}
+
+// "WxH" as two positive sizes; false when it is not that.
+inline bool parseSize(const char* text, int* w, int* h) {
+    return std::sscanf(text, "%dx%d", w, h) == 2 && *w > 0 && *h > 0;
 }
 
 // The q-quantile (0 < q <= 1) of the samples, nearest rank; 0 when there are none.

@@ -53,8 +53,6 @@ struct Options {
     std::string out = ".";
 };
 
-bool parseSize(const char* s, int* w, int* h) { return std::sscanf(s, "%dx%d", w, h) == 2 && *w > 0 && *h > 0; }
-
 Options parse(const QStringList& args) {
     Options o;
     for (int i = 1; i < args.size(); ++i) {
