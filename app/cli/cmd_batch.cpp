@@ -92,7 +92,11 @@ int runBatch(const ArgList& argList) {
     if (fs::exists(outputFolder, ec) && !fs::is_directory(outputFolder, ec))
         throw io::IoError("the output folder '" + outputFolder + "' is a file, not a folder");
     const std::vector<BatchInput> inputs = collectBatchInputs(sources, outputFolder);
-    if (inputs.empty()) throw io::IoError("--inputs names no image file");
+    // Files inside the output folder are never inputs, so an output folder that holds the
+    // inputs (an output equal to an input) ends here too: say so.
+    if (inputs.empty())
+        throw io::IoError("--inputs names no image file outside the output folder '" + outputFolder +
+                          "' (files inside it are never read as inputs)");
     fs::create_directories(outputFolder, ec);
     if (ec || !fs::is_directory(outputFolder, ec))
         throw io::IoError("cannot create the output folder '" + outputFolder + "'" + (ec ? ": " + ec.message() : ""));
