@@ -52,6 +52,7 @@ public:
     int multiprocessors() const { return props_.multiProcessorCount; }
     // Largest dynamic shared memory one block may ask for (after cudaFuncSetAttribute).
     std::size_t sharedMemoryPerBlock() const { return props_.sharedMemPerBlockOptin; }
+    std::size_t sharedMemoryPerMultiprocessor() const { return props_.sharedMemPerMultiprocessor; }
 
     DeviceBuffer& buffer(BufferSlot s) { return buffers_[static_cast<int>(s)]; }
     PinnedBuffer& staging() { return staging_; }

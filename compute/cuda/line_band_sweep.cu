@@ -10,8 +10,12 @@
 #include "compute/cuda/classic_vhgw.h"
 #include "compute/cuda/cuda_line_api.h"
 #include "compute/cuda/line_band_launch.cuh"
+#include "compute/cuda/line_tile_sweep.h"
+#include "compute/cuda/sweep_results.cuh"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace linescope::cuda {
@@ -96,28 +100,6 @@ __global__ void __launch_bounds__(256) mergeSlots(const T* __restrict__ best, co
     }
 }
 
-// spectrum[k] = Σ partials[k][0 … count): one block per angle, a fixed summation order.
-template <class T>
-__global__ void sumSpectrum(const SumOf<T>* __restrict__ partials, int count, std::int64_t* exact, double* spectrum) {
-    __shared__ SumOf<T> warpSums[32];
-    const SumOf<T>* row = partials + static_cast<std::size_t>(blockIdx.x) * count;
-    SumOf<T> s = 0;
-    for (int i = threadIdx.x; i < count; i += blockDim.x) s += row[i];
-    for (int d = 16; d > 0; d >>= 1) s += __shfl_down_sync(0xffffffffu, s, d);
-    if ((threadIdx.x & 31) == 0) warpSums[threadIdx.x >> 5] = s;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        SumOf<T> total = 0;
-        for (int w = 0; w < static_cast<int>(blockDim.x >> 5); ++w) total += warpSums[w];
-        if constexpr (std::is_floating_point_v<T>) {
-            spectrum[blockIdx.x] = total;
-        } else {
-            exact[blockIdx.x] = total;
-            spectrum[blockIdx.x] = static_cast<double>(total);
-        }
-    }
-}
-
 void checkRequest(const SweepRequest& req) {
     if (req.op != MorphOp::Erode && req.op != MorphOp::Dilate && req.op != MorphOp::Open && req.op != MorphOp::Close)
         throw Error(std::string("a sweep takes erode, dilate, open or close, not ") + morphOpName(req.op));
@@ -158,6 +140,13 @@ template <class T>
 DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepRequest& req, CudaContext& ctx) {
     checkRequest(req);
     const int W = src.width, H = src.height, N = req.angles.count;
+    // Short segments: the tile sweep. LINESCOPE_SWEEP_KERNEL=band keeps the band kernel (the
+    // tests run both; the benchmarks compare them).
+    const char* kernelChoice = std::getenv("LINESCOPE_SWEEP_KERNEL");
+    if (!kernelChoice || std::strcmp(kernelChoice, "band") != 0) {
+        const TileShape shape = tileShapeFor<T>(req, W, H, ctx);
+        if (shape.side > 0) return tileSweep<T>(src, req, shape, ctx);
+    }
     const band::Stages st = band::stagesOf(req.op, segmentOf(req.length), W, H);
 
     // [0]: y-major angles on the image; [1]: x-major angles on the transposed image.
@@ -237,12 +226,7 @@ DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepReques
         }
     });
 
-    DeviceSweepResult<T> r;
-    r.count = N;
-    r.sup = ctx.image<T>(BufferSlot::SweepSup, W, H);
-    r.inf = ctx.image<T>(BufferSlot::SweepInf, W, H);
-    r.strength = ctx.image<T>(BufferSlot::SweepStrength, W, H);
-    r.argIndex = ctx.image<std::uint16_t>(BufferSlot::SweepArg, W, H);
+    DeviceSweepResult<T> r = sweepResultBuffers<T>(W, H, N, ctx);
     const dim3 block(256), grid(static_cast<unsigned>((W + 31) / 32), static_cast<unsigned>((H + 31) / 32));
     if (st.minFirst)
         mergeSlots<T, true><<<grid, block, 0, ctx.stream()>>>(fold.best, fold.other, fold.arg, slotPixels,
@@ -254,9 +238,6 @@ DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepReques
                                                                r.strength, r.argIndex);
     LS_CUDA_CHECK_LAUNCH("mergeSlots");
 
-    auto* spectra = static_cast<unsigned char*>(ctx.buffer(BufferSlot::Spectrum).reserve(N * (sizeof(double) + sizeof(std::int64_t))));
-    r.spectrum = reinterpret_cast<double*>(spectra);
-    r.spectrumExact = std::is_floating_point_v<T> ? nullptr : reinterpret_cast<std::int64_t*>(spectra + N * sizeof(double));
     sumSpectrum<T><<<N, 256, 0, ctx.stream()>>>(fold.partials, maxItems, r.spectrumExact, r.spectrum);
     LS_CUDA_CHECK_LAUNCH("sumSpectrum");
     return r;

@@ -4,6 +4,7 @@ set(LINESCOPE_CUDA_SOURCES
   cuda/cuda_backend.cu
   cuda/line_band_morph.cu
   cuda/line_band_sweep.cu
+  cuda/line_tile_sweep.cu
 )
 list(APPEND LINESCOPE_CUDA_SOURCES cuda/classic_vhgw.cu cuda/classic_square.cu cuda/classic_device.cu cuda/classic_host.cu)
 list(APPEND LINESCOPE_CUDA_SOURCES cuda/line_queue_kernels.cu)

@@ -6,7 +6,7 @@
 //
 //   linescope-gpu-bench [--out DIR] [--quick] [--reps N] [--warmup N] [--mask-style path|round]
 //                       [--only SECTION,...] [--no-check] [--dump-inputs DIR]
-//   sections: sweep640 open4096 sweep4k angles lengths paper contours host npp (the copy floor
+//   sections: sweep640 open4096 sweep4k sweeptypes angles lengths paper contours host npp (the copy floor
 //   always runs)
 //
 // Device timings: CUDA events around each run on the engine's stream, warm-up runs first,
@@ -77,14 +77,14 @@ struct Options {
     std::string dumpInputs;
 };
 
-const std::vector<std::string> kSections = {"sweep640", "open4096", "sweep4k",  "angles", "lengths",
+const std::vector<std::string> kSections = {"sweep640", "open4096", "sweep4k", "sweeptypes",  "angles", "lengths",
                                             "paper",    "contours", "host",     "npp"};
 
 [[noreturn]] void usage(const std::string& error) {
     std::cerr << "linescope-gpu-bench: " << error << "\n"
               << "usage: linescope-gpu-bench [--out DIR] [--quick] [--reps N] [--warmup N]\n"
               << "         [--mask-style path|round] [--only SECTION,...] [--no-check] [--dump-inputs DIR]\n"
-              << "sections: sweep640 open4096 sweep4k angles lengths paper contours host npp\n";
+              << "sections: sweep640 open4096 sweep4k sweeptypes angles lengths paper contours host npp\n";
     std::exit(2);
 }
 
@@ -508,7 +508,7 @@ void measureCopyFloor(Bench& b) {
 void sectionSweep640(Bench& b) {
     b.emit("## Sweep 640×640, 180 angles (engine, device-resident)\n\n");
     std::vector<Row> rs;
-    for (int length : {41, 101}) {
+    for (int length : {11, 21, 41, 101}) {
         const SweepRequest req{MorphOp::Open, length, AngleSet{0, 1, 180}};
         Row r = engineSweep(b, "sweep640", 640, 640, req, "sup+inf+arg+strength+spectrum");
         r.key = "sweep-640-" + std::to_string(length);
@@ -551,6 +551,29 @@ void sectionSweep4k(Bench& b) {
     b.entry(r.key, "sweep 3840×2160 u8, 180 angles, opening λ=41", "≤ 16 ms (design §3)").engineMs = r.ms();
     b.emit(rowsTable(b, {r}) + "\n");
     addRows(b, {r});
+}
+
+// u16 and float32 sweeps beside u8 (their results are checked by the CUDA test suite).
+void sectionSweepTypes(Bench& b) {
+    b.emit("## Sweeps of uint16 and float32 images (engine, device-resident; 180 angles, opening λ=41)\n\n"
+           "| image | u8 ms | uint16 ms | ×u8 | float32 ms | ×u8 |\n|---|---:|---:|---:|---:|---:|\n");
+    for (const auto& [w, h] : {std::pair{640, 640}, std::pair{3840, 2160}}) {
+        const SweepRequest req{MorphOp::Open, 41, AngleSet{0, 1, 180}};
+        const std::vector<U8>& host = b.image(w, h);
+        DeviceImage<U8> in(w, h);
+        in.upload(host);
+        EngineSweep device;
+        double u8 = 0;
+        {
+            auto lock = lockEngine();
+            u8 = timeDevice(engineStream(), b.opt.warmup, b.opt.reps, [&](int) { device.run(in, req); }).medianMs;
+        }
+        const double u16 = timeTypedSweep(1, host, w, h, req, b.opt.warmup, b.opt.reps).medianMs;
+        const double f32 = timeTypedSweep(2, host, w, h, req, b.opt.warmup, b.opt.reps).medianMs;
+        b.emit("| " + sizeText(w, h) + " | " + fmtMs(u8) + " | " + fmtMs(u16) + " | " + fmtNum(u16 / u8) + "× | " +
+               fmtMs(f32) + " | " + fmtNum(f32 / u8) + "× |\n");
+    }
+    b.emit("\n");
 }
 
 void sectionAngles(Bench& b, OpeningSet& set) {
@@ -1082,6 +1105,7 @@ int main(int argc, char** argv) {
         runSection(b, "sweep640", [&] { sectionSweep640(b); });
         runSection(b, "open4096", [&] { sectionOpen4096(b, openings()); });
         runSection(b, "sweep4k", [&] { sectionSweep4k(b); });
+        runSection(b, "sweeptypes", [&] { sectionSweepTypes(b); });
         runSection(b, "angles", [&] { sectionAngles(b, openings()); });
         runSection(b, "lengths", [&] { sectionLengths(b, openings()); });
         set4096 = OpeningSet{};  // give the memory back before the peers

@@ -53,6 +53,22 @@ void engineContours(const DeviceImage<std::uint8_t>& src, linescope::ContourMode
     linescope::cuda::findContoursDevice(viewOf(src), mode, approx, tuning, out, timings, CudaContext::get());
 }
 
+Stats timeTypedSweep(int type, const std::vector<std::uint8_t>& host, int width, int height,
+                     const linescope::SweepRequest& req, int warmup, int reps) {
+    auto time = [&](auto scale) {
+        using T = decltype(scale);
+        std::vector<T> pixels(host.size());
+        for (std::size_t i = 0; i < host.size(); ++i) pixels[i] = static_cast<T>(host[i] * scale);
+        DeviceImage<T> img(width, height);
+        img.upload(pixels);
+        const DeviceImageView<const T> view{img.data(), width, height, img.pitch()};
+        auto lock = lockEngine();
+        return timeDevice(engineStream(), warmup, reps,
+                          [&](int) { linescope::cuda::sweepDevice<T>(view, req, CudaContext::get()); });
+    };
+    return type == 1 ? time(std::uint16_t{257}) : time(1.0f / 255.0f);
+}
+
 struct EngineSweep::Impl {
     linescope::cuda::DeviceSweepResult<std::uint8_t> last;
 };

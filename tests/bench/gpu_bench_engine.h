@@ -46,6 +46,11 @@ struct SweepOnHost {
 };
 
 // A sweep whose results stay on the device (sup, inf, arg, strength, spectrum).
+// The sweep of the u8 image `host` converted to uint16 (×257) or float32 (÷255): device time
+// of sweepDevice on engineStream(), as for the u8 rows. type: 1 = uint16, 2 = float32.
+Stats timeTypedSweep(int type, const std::vector<std::uint8_t>& host, int width, int height,
+                     const linescope::SweepRequest& req, int warmup, int reps);
+
 class EngineSweep {
 public:
     EngineSweep();

@@ -124,6 +124,7 @@ void DeviceImage<T>::fill(unsigned char byte, cudaStream_t s) {
 
 template class DeviceImage<std::uint8_t>;
 template class DeviceImage<std::uint16_t>;
+template class DeviceImage<float>;
 
 namespace {
 

@@ -122,6 +122,27 @@ void randomCases(int cases, std::uint64_t seed, Failures& fails) {
     }
 }
 
+// Sets (or, when empty, removes) an environment variable for one scope.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const QByteArray& value) : name_(name), had_(qEnvironmentVariableIsSet(name)) {
+        if (had_) old_ = qgetenv(name);
+        if (value.isEmpty()) qunsetenv(name);
+        else qputenv(name, value);
+    }
+    ~ScopedEnv() {
+        if (had_) qputenv(name_, old_);
+        else qunsetenv(name_);
+    }
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+    const char* name_;
+    bool had_;
+    QByteArray old_;
+};
+
 template <class F>
 void byType(int type, F&& body) {
     if (type == 0) body(std::uint8_t{});
@@ -274,14 +295,25 @@ private slots:
         QVERIFY(dst.paddingIntact());
     }
 
+    // Each sweep kernel on every case: the tile sweep where it applies (the default), the band
+    // kernel everywhere, and the tile sweep forced onto small squares with wide margins.
     void sweeps_data() {
         QTest::addColumn<int>("type");
-        QTest::newRow("uint8") << 0;
-        QTest::newRow("uint16") << 1;
-        QTest::newRow("float32") << 2;
+        QTest::addColumn<QByteArray>("kernel");
+        QTest::addColumn<QByteArray>("side");
+        const char* types[] = {"uint8", "uint16", "float32"};
+        for (int type = 0; type < 3; ++type) {
+            QTest::addRow("%s default", types[type]) << type << QByteArray() << QByteArray();
+            QTest::addRow("%s band", types[type]) << type << QByteArray("band") << QByteArray();
+            QTest::addRow("%s tile 32", types[type]) << type << QByteArray() << QByteArray("32");
+        }
     }
     void sweeps() {
         QFETCH(int, type);
+        QFETCH(QByteArray, kernel);
+        QFETCH(QByteArray, side);
+        const ScopedEnv kernelChoice("LINESCOPE_SWEEP_KERNEL", kernel);
+        const ScopedEnv sideChoice("LINESCOPE_TILE_SIDE", side);
         Failures fails;
         byType(type, [&](auto t) {
             using T = decltype(t);

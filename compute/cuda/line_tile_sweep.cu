@@ -1,0 +1,399 @@
+// The tile sweep's schedule. The image is cut into squares of `side` pixels; block (s, g)
+// loads square s with a margin of the operator's reach into shared memory once, and folds the
+// angles of group g into sup/inf/arg accumulators that stay in shared memory: per angle the
+// image is read from shared memory only and no accumulator goes through L2 (the band kernel
+// reads a band from L2 and folds into L2 once per angle, which bounds it; band-kernel-notes.md).
+// Groups of angles give small images enough blocks; their planes are merged at the end, in
+// increasing angle order, so that ties still go to the smallest angle index.
+#include "compute/cuda/line_tile_sweep.h"
+
+#include "compute/cuda/cuda_check.h"
+#include "compute/cuda/sweep_results.cuh"
+#include "compute/cuda/tile_sweep_lines.h"
+#include "compute/line_geometry.h"
+#include "compute/line_morph.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace linescope::cuda {
+
+namespace {
+
+using tile::LineSpan;
+using tile::TileFrame;
+using tile::StageWindows;
+using tile::Window;
+
+// Angles a launch takes, passed by value with the parameters (12 bytes each).
+constexpr int kMaxTileAngles = 256;
+
+struct TileAngle {
+    std::int32_t slope = 0;
+    std::int32_t phase = 32768;
+    std::int32_t yMajor = 0;
+};
+
+struct TileParams {
+    int width = 0, height = 0;
+    int side = 0, margin = 0, squaresX = 0;
+    int inPitch = 0, accPitch = 0;  // elements (keys and other share one pitch)
+    int offKeys = 0, offOther = 0, offScratch = 0;  // bytes into shared memory
+    Window w1, w2;
+    int anglesPerGroup = 0, angleCount = 0;
+    int batches = 0;     // warps of lines an angle has at most over a square
+    int firstAngle = 0;  // the sweep's index of angles[0]
+    int firstGroup = 0;  // the plane set of blockIdx.y = 0
+    int partialsPerAngle = 0;
+    TileAngle angles[kMaxTileAngles];
+};
+
+template <class T>
+using ThreadSum = std::conditional_t<std::is_floating_point_v<T>, double, unsigned>;
+
+template <class T>
+struct GroupPlanes {
+    T* best = nullptr;  // [group][y][x]: the extreme that the orientation follows
+    T* other = nullptr;
+    std::uint16_t* arg = nullptr;
+    std::size_t planePixels = 0;
+    SpectrumSum<T>* partials = nullptr;  // [angle][square · batches + batch], zeroed before the launch
+};
+
+__device__ inline void foldMax(unsigned* p, unsigned v) { atomicMax(p, v); }
+__device__ inline void foldMin(unsigned* p, unsigned v) { atomicMin(p, v); }
+__device__ inline void foldMax(unsigned long long* p, unsigned long long v) { atomicMax(p, v); }
+__device__ inline void foldMin(unsigned long long* p, unsigned long long v) { atomicMin(p, v); }
+
+template <class T, bool MinFirst, bool TwoStage, int kTileThreads>
+__global__ void __launch_bounds__(kTileThreads) tileSweepKernel(DeviceImageView<const T> src,
+                                                                const __grid_constant__ TileParams prm,
+                                                                GroupPlanes<T> out) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    using First = tile::Op<T, MinFirst>;
+    // Openings and erosions follow the supremum over angles, closings and dilations the infimum.
+    using Keys = tile::SweepKeys<T, MinFirst>;
+    using Key = typename Keys::Key;
+    const int W = prm.width, H = prm.height, side = prm.side, R = prm.margin;
+    const int square = blockIdx.x, group = blockIdx.y;
+    const int X0 = (square % prm.squaresX) * side, Y0 = (square / prm.squaresX) * side;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, warps = kTileThreads / 32;
+    T* in = reinterpret_cast<T*>(smem);
+    Key* keys = reinterpret_cast<Key*>(smem + prm.offKeys);
+    unsigned* other = reinterpret_cast<unsigned*>(smem + prm.offOther);
+    T* scratch = reinterpret_cast<T*>(smem + prm.offScratch) + threadIdx.x;
+
+    // The square and its margin; outside the image, the first stage's neutral value.
+    const int span = side + 2 * R;
+    for (int r = warp; r < span; r += warps) {
+        const int y = Y0 - R + r;
+        const bool rowIn = y >= 0 && y < H;
+        const T* row = rowIn ? src.row(y) : nullptr;
+        for (int q = lane; q < span; q += 32) {
+            const int x = X0 - R + q;
+            in[r * prm.inPitch + q] = rowIn && x >= 0 && x < W ? canonical(__ldg(row + x)) : First::neutral();
+        }
+    }
+    for (int i = threadIdx.x; i < side * side; i += kTileThreads) {
+        const int r = i / side, q = i - r * side;
+        keys[r * prm.accPitch + q] = Keys::kFirstKey;
+        other[r * prm.accPitch + q] = Keys::kFirstOther;
+    }
+    __syncthreads();
+
+    // Work items are (angle, warp of lines); the folds are atomic, so warps take them in any
+    // order and no barrier separates the angles.
+    const int kBegin = group * prm.anglesPerGroup;
+    const int kEnd = min(kBegin + prm.anglesPerGroup, prm.angleCount);
+    const int reachLeft = prm.w1.left + (TwoStage ? prm.w2.left : 0);
+    const int reachRight = prm.w1.right + (TwoStage ? prm.w2.right : 0);
+    for (int item = warp; item < (kEnd - kBegin) * prm.batches; item += warps) {
+        const int j = kBegin + item / prm.batches, batch = item % prm.batches;
+        const TileAngle a = prm.angles[j];
+        const int k = prm.firstAngle + j;
+        TileFrame f;
+        f.slope = a.slope;
+        f.phase = a.phase;
+        f.tn = f.un = side;
+        int accT, accU;  // keys and other share one pitch
+        if (a.yMajor) {  // t = y: a warp's lines read along a row of the square
+            f.n = H, f.m = W, f.t0 = Y0, f.u0 = X0;
+            f.inT = prm.inPitch, f.inU = 1, accT = prm.accPitch, accU = 1;
+        } else {  // t = x: down a column, conflict-free as the pitches are odd numbers of words
+            f.n = W, f.m = H, f.t0 = X0, f.u0 = Y0;
+            f.inT = 1, f.inU = prm.inPitch, accT = 1, accU = prm.accPitch;
+        }
+        f.tBase = f.t0 - R;
+        f.uBase = f.u0 - R;
+        int first, last;
+        f.lines(first, last);
+        const int c = first + batch * 32 + lane;
+        if (batch * 32 > last - first) continue;  // uniform across the warp
+        LineSpan s;
+        if (c <= last) s = tile::lineSpan(f, c, reachLeft, reachRight);
+        const int ta = __reduce_min_sync(0xffffffffu, s.active() ? s.ta : INT_MAX);
+        const int tb = __reduce_max_sync(0xffffffffu, s.active() ? s.tb : INT_MIN);
+        if (ta > tb) continue;
+        // A lane folds at most `side` outputs an item: 32 bits hold an integer image's sum.
+        ThreadSum<T> sum = 0;
+        const int corner = -f.t0 * accT + (s.c - f.u0) * accU;
+        tile::walkLine<T, MinFirst, TwoStage, kTileThreads>(
+            in, f, s, ta - reachLeft, tb + reachRight, prm.w1, prm.w2, scratch, [&](int t, int off, T v) {
+                if (t < s.ta || t > s.tb) return;
+                const int i = corner + t * accT + off * accU;
+                if constexpr (MinFirst) {
+                    foldMax(keys + i, Keys::key(v, k));
+                    atomicMin(other + i, Keys::ordered(v));
+                } else {
+                    foldMin(keys + i, Keys::key(v, k));
+                    atomicMax(other + i, Keys::ordered(v));
+                }
+                sum += static_cast<ThreadSum<T>>(v);
+            });
+        SpectrumSum<T> total = sum;
+        for (int d = 16; d > 0; d >>= 1) total += __shfl_down_sync(0xffffffffu, total, d);
+        if (lane == 0)
+            out.partials[static_cast<std::size_t>(k) * prm.partialsPerAngle + square * prm.batches + batch] = total;
+    }
+    __syncthreads();
+
+    const std::size_t plane = static_cast<std::size_t>(prm.firstGroup + group) * out.planePixels;
+    for (int i = threadIdx.x; i < side * side; i += kTileThreads) {
+        const int r = i / side, q = i - r * side;
+        const int x = X0 + q, y = Y0 + r;
+        if (x >= W || y >= H) continue;
+        const std::size_t p = plane + static_cast<std::size_t>(y) * W + x;
+        const Key key = keys[r * prm.accPitch + q];
+        out.best[p] = Keys::keyValue(key);
+        out.arg[p] = Keys::keyAngle(key);
+        out.other[p] = Keys::value(other[r * prm.accPitch + q]);
+    }
+}
+
+// Folds the groups' planes in increasing angle order into the sweep's results.
+template <class T, bool BestIsMax>
+__global__ void mergeGroups(GroupPlanes<T> in, int groups, int width, int height, DeviceImageView<T> sup,
+                            DeviceImageView<T> inf, DeviceImageView<T> strength,
+                            DeviceImageView<std::uint16_t> argOut) {
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= width || y >= height) return;
+    std::size_t p = static_cast<std::size_t>(y) * width + x;
+    T b = in.best[p], o = in.other[p];
+    std::uint16_t a = in.arg[p];
+    for (int g = 1; g < groups; ++g) {
+        p += in.planePixels;
+        const T bg = in.best[p], og = in.other[p];
+        if (BestIsMax ? b < bg : bg < b) {
+            b = bg;
+            a = in.arg[p];
+        }
+        o = BestIsMax ? (og < o ? og : o) : (o < og ? og : o);
+    }
+    const T hi = BestIsMax ? b : o, lo = BestIsMax ? o : b;
+    sup.at(x, y) = hi;
+    inf.at(x, y) = lo;
+    strength.at(x, y) = static_cast<T>(hi - lo);
+    argOut.at(x, y) = a;
+}
+
+// The smallest pitch ≥ n elements that is an odd number of 32-bit words: a warp's 32
+// accesses down a column then fall in 32 different banks.
+template <class T>
+int oddWordPitch(int n) {
+    constexpr int perWord = sizeof(T) >= 4 ? 1 : static_cast<int>(4 / sizeof(T));
+    int words = (n + perWord - 1) / perWord;
+    if (words % 2 == 0) ++words;
+    return words * perWord;
+}
+
+struct Layout {
+    int inPitch, accPitch;
+    std::size_t offKeys, offOther, offScratch, total;
+};
+
+template <class T>
+Layout layoutOf(int side, int margin, int scratchValues, int threads) {
+    using Key = typename tile::SweepKeys<T, true>::Key;
+    auto align16 = [](std::size_t v) { return (v + 15) / 16 * 16; };
+    Layout l;
+    const int span = side + 2 * margin;
+    l.inPitch = oddWordPitch<T>(span);
+    l.accPitch = oddWordPitch<unsigned>(side);  // 64-bit keys: odd pairs of words, two phases a warp
+    l.offKeys = align16(static_cast<std::size_t>(span) * l.inPitch * sizeof(T));
+    l.offOther = l.offKeys + align16(static_cast<std::size_t>(side) * l.accPitch * sizeof(Key));
+    l.offScratch = l.offOther + align16(static_cast<std::size_t>(side) * l.accPitch * sizeof(unsigned));
+    l.total = l.offScratch + static_cast<std::size_t>(scratchValues) * threads * sizeof(T);
+    return l;
+}
+
+// Developer overrides for tests and benchmarks: LINESCOPE_TILE_SIDE fixes the square's side,
+// LINESCOPE_TILE_THREADS the block size (256 or 512).
+int forcedSetting(const char* name) {
+    const char* v = std::getenv(name);
+    return v ? std::atoi(v) : 0;
+}
+
+// Blocks of `threads` threads and `sharedBytes` of shared memory that a multiprocessor holds.
+int blocksPerMultiprocessor(std::size_t sharedBytes, int threads, const CudaContext& ctx) {
+    const auto bySharedMemory = static_cast<int>(ctx.sharedMemoryPerMultiprocessor() / (sharedBytes + 1024));
+    return std::max(1, std::min(bySharedMemory, 2048 / threads));
+}
+
+}  // namespace
+
+template <class T>
+TileShape tileShapeFor(const SweepRequest& req, int width, int height, const CudaContext& ctx) {
+    TileShape shape;
+    const StageWindows st = tile::stageWindows(req.op, req.length, width, height);
+    const int margin = std::max(st.reachLeft(), st.reachRight());
+    if (std::max(width, height) + margin >= 32767) return shape;  // the offsets are stepped in 32 bits
+    const int scratch = st.w1.length() + (st.twoStage ? st.w2.length() : 1);
+    const std::size_t all = ctx.sharedMemoryPerBlock() - 1024;
+    const int forcedSide = forcedSetting("LINESCOPE_TILE_SIDE");
+    const int forcedThreads = forcedSetting("LINESCOPE_TILE_THREADS");
+    // A heuristic fitted to measurements (tests/bench/band-kernel-notes.md): a line walks its
+    // square's side plus twice the margin, and fewer than 32 resident warps hide less latency.
+    double bestCost = 0;
+    for (int threads : {512, 256}) {
+        if (forcedThreads > 0 && threads != forcedThreads) continue;
+        for (int side : {128, 96, 64, 48, 32}) {
+            if (forcedSide > 0 && side != forcedSide) continue;
+            // Below this, the margin's reads outweigh the square's: the band kernel is faster.
+            if (forcedSide == 0 && margin > side) continue;
+            const Layout l = layoutOf<T>(side, margin, scratch, threads);
+            if (l.total > all) continue;
+            const int warps = blocksPerMultiprocessor(l.total, threads, ctx) * threads / 32;
+            const double cost = static_cast<double>(side + 2 * margin) / side /
+                                std::pow(std::min(warps, 32) / 32.0, 0.38);
+            if (shape.side > 0 && cost >= bestCost) continue;
+            bestCost = cost;
+            shape.side = side;
+            shape.threads = threads;
+            shape.sharedBytes = l.total;
+        }
+    }
+    return shape;
+}
+
+template <class T>
+DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest& req, const TileShape& shape,
+                               CudaContext& ctx) {
+    const int W = src.width, H = src.height, N = req.angles.count;
+    const StageWindows st = tile::stageWindows(req.op, req.length, W, H);
+    const int side = shape.side, threads = shape.threads;
+    const int scratch = st.w1.length() + (st.twoStage ? st.w2.length() : 1);
+    const Layout l = layoutOf<T>(side, std::max(st.reachLeft(), st.reachRight()), scratch, threads);
+
+    const int squaresX = (W + side - 1) / side, squaresY = (H + side - 1) / side;
+    const int squares = squaresX * squaresY;
+    const int batches = (2 * side + 2 + 31) / 32;  // lines crossing a square: at most side · (1 + |slope|) + 2
+    // Groups of angles: a block's time grows with its angles, plus about three angles' worth
+    // for loading its square and writing its planes, so the sweep takes about
+    // (waves of blocks) × (angles a group + 3); pick the count of groups that makes this least.
+    const long long slots = static_cast<long long>(blocksPerMultiprocessor(l.total, threads, ctx)) * ctx.multiprocessors();
+    const int launchAngles = std::min(N, kMaxTileAngles);
+    int groupsPerLaunch = 1;
+    long long bestCost = -1;
+    for (int g = 1; g <= std::min(launchAngles, 64); ++g) {
+        const long long waves = (static_cast<long long>(squares) * g + slots - 1) / slots;
+        const long long cost = waves * ((launchAngles + g - 1) / g + 3);
+        if (bestCost < 0 || cost < bestCost) {
+            bestCost = cost;
+            groupsPerLaunch = g;
+        }
+    }
+    const int anglesPerGroup = (launchAngles + groupsPerLaunch - 1) / groupsPerLaunch;
+    int groups = 0;
+    for (int k0 = 0; k0 < N; k0 += kMaxTileAngles)
+        groups += (std::min(kMaxTileAngles, N - k0) + anglesPerGroup - 1) / anglesPerGroup;
+
+    const std::size_t planePixels = static_cast<std::size_t>(W) * H;
+    const std::size_t planes = planePixels * groups;
+    auto alignUp = [](std::size_t v) { return (v + 255) / 256 * 256; };
+    const std::size_t bestBytes = alignUp(planes * sizeof(T)), argBytes = alignUp(planes * sizeof(std::uint16_t));
+    const int partialsPerAngle = squares * batches;
+    const std::size_t partialBytes = static_cast<std::size_t>(N) * partialsPerAngle * sizeof(SpectrumSum<T>);
+    const std::size_t resultBytes = 4 * devicePitch(W, sizeof(T)) * H;
+    ctx.requireDeviceMemory(2 * bestBytes + argBytes + partialBytes + resultBytes, "this sweep");
+
+    GroupPlanes<T> gp;
+    auto* acc = static_cast<unsigned char*>(ctx.buffer(BufferSlot::Accumulators).reserve(2 * bestBytes + argBytes));
+    gp.best = reinterpret_cast<T*>(acc);
+    gp.other = reinterpret_cast<T*>(acc + bestBytes);
+    gp.arg = reinterpret_cast<std::uint16_t*>(acc + 2 * bestBytes);
+    gp.planePixels = planePixels;
+    gp.partials = ctx.buffer(BufferSlot::Partials).as<SpectrumSum<T>>(static_cast<std::size_t>(N) * partialsPerAngle);
+    LS_CUDA_CHECK(cudaMemsetAsync(gp.partials, 0, partialBytes, ctx.stream()));
+
+    TileParams prm;
+    prm.width = W;
+    prm.height = H;
+    prm.side = side;
+    prm.margin = std::max(st.reachLeft(), st.reachRight());
+    prm.squaresX = squaresX;
+    prm.inPitch = l.inPitch;
+    prm.accPitch = l.accPitch;
+    prm.offKeys = static_cast<int>(l.offKeys);
+    prm.offOther = static_cast<int>(l.offOther);
+    prm.offScratch = static_cast<int>(l.offScratch);
+    prm.batches = batches;
+    prm.w1 = st.w1;
+    prm.w2 = st.twoStage ? st.w2 : Window{};
+    prm.anglesPerGroup = anglesPerGroup;
+    prm.partialsPerAngle = partialsPerAngle;
+
+    auto run = [&](auto minFirst, auto twoStage) {
+        constexpr bool kMin = decltype(minFirst)::value, kTwo = decltype(twoStage)::value;
+        auto* kernel = threads == 512 ? &tileSweepKernel<T, kMin, kTwo, 512> : &tileSweepKernel<T, kMin, kTwo, 256>;
+        LS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(l.total)));
+        int firstGroup = 0;
+        for (int k0 = 0; k0 < N; k0 += kMaxTileAngles) {
+            prm.angleCount = std::min(kMaxTileAngles, N - k0);
+            prm.firstAngle = k0;
+            prm.firstGroup = firstGroup;
+            for (int j = 0; j < prm.angleCount; ++j) {
+                const LineFamily fam = lineFamily(req.angles.angle(k0 + j), W, H);
+                prm.angles[j] = TileAngle{fam.slope, 32768, fam.yMajor ? 1 : 0};
+            }
+            const int launchGroups = (prm.angleCount + anglesPerGroup - 1) / anglesPerGroup;
+            const dim3 grid(static_cast<unsigned>(squares), static_cast<unsigned>(launchGroups));
+            kernel<<<grid, threads, l.total, ctx.stream()>>>(src, prm, gp);
+            LS_CUDA_CHECK_LAUNCH("tileSweepKernel");
+            firstGroup += launchGroups;
+        }
+    };
+    if (st.minFirst) {
+        if (st.twoStage) run(std::true_type{}, std::true_type{});
+        else run(std::true_type{}, std::false_type{});
+    } else {
+        if (st.twoStage) run(std::false_type{}, std::true_type{});
+        else run(std::false_type{}, std::false_type{});
+    }
+
+    DeviceSweepResult<T> r = sweepResultBuffers<T>(W, H, N, ctx);
+    const dim3 block(256), grid(static_cast<unsigned>((W + 255) / 256), static_cast<unsigned>(H));
+    if (st.minFirst)
+        mergeGroups<T, true><<<grid, block, 0, ctx.stream()>>>(gp, groups, W, H, r.sup, r.inf, r.strength, r.argIndex);
+    else
+        mergeGroups<T, false><<<grid, block, 0, ctx.stream()>>>(gp, groups, W, H, r.sup, r.inf, r.strength, r.argIndex);
+    LS_CUDA_CHECK_LAUNCH("mergeGroups");
+
+    sumSpectrum<T><<<N, 256, 0, ctx.stream()>>>(gp.partials, partialsPerAngle, r.spectrumExact, r.spectrum);
+    LS_CUDA_CHECK_LAUNCH("sumSpectrum");
+    return r;
+}
+
+#define LS_INSTANTIATE(T)                                                                                          \
+    template TileShape tileShapeFor<T>(const SweepRequest&, int, int, const CudaContext&);                         \
+    template DeviceSweepResult<T> tileSweep<T>(DeviceImageView<const T>, const SweepRequest&, const TileShape&,  \
+                                               CudaContext&);
+LS_INSTANTIATE(std::uint8_t)
+LS_INSTANTIATE(std::uint16_t)
+LS_INSTANTIATE(float)
+#undef LS_INSTANTIATE
+
+}  // namespace linescope::cuda

@@ -1,0 +1,29 @@
+// The tile sweep: the GPU's sweep for segments short enough that a square of the image and
+// its margin (the operator's reach) fit in shared memory. Each block folds a group of
+// angles over its square without touching device memory between angles; see
+// tile_sweep_lines.h for the per-line work and line_tile_sweep.cu for the schedule.
+#pragma once
+
+#include "compute/cuda/cuda_context.h"
+#include "compute/cuda/cuda_line_api.h"
+#include "compute/cuda/device_image.h"
+#include "compute/sweep.h"
+
+namespace linescope::cuda {
+
+// The square side and block size a tile sweep would use, or side 0 when the segment is too
+// long for the tile sweep to pay (the band kernel then runs the sweep).
+struct TileShape {
+    int side = 0;
+    int threads = 0;
+    std::size_t sharedBytes = 0;
+};
+template <class T>
+TileShape tileShapeFor(const SweepRequest& req, int width, int height, const CudaContext& ctx);
+
+// The sweep of `req` over src with the tile kernel; `shape` from tileShapeFor (side > 0).
+template <class T>
+DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest& req, const TileShape& shape,
+                               CudaContext& ctx);
+
+}  // namespace linescope::cuda

@@ -1,0 +1,251 @@
+// The per-line work of the tile sweep (line_tile_sweep.cu), written for both sides so that
+// the host can run a thread block's schedule line by line (tests/compute/test_tile_sweep_lines)
+// and check it against the CPU engine without a GPU.
+//
+// A tile sweep block holds a square of the image in shared memory, with a margin of the
+// operator's reach on every side, and folds many angles into accumulators that never leave
+// shared memory. For one angle, every line of the family that crosses the tile's output
+// square is walked by one thread through a streaming van Herk/Gil-Werman filter per stage:
+// each position is pushed once, every output costs a few comparisons whatever λ is, and the
+// scratch is one window of values a stage. The 32 lines of a warp walk the same major
+// positions in step, so that a warp's reads are one row (or column) of the tile.
+#pragma once
+
+#include "compute/host_device.h"
+#include "compute/line_band_extent.h"
+#include "compute/line_geometry.h"
+#include "compute/line_morph.h"
+#include "compute/pixel_rules.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+namespace linescope::cuda::tile {
+
+// out(c) = op of in over [c − left, c + right].
+struct Window {
+    int left = 0;
+    int right = 0;
+    LINESCOPE_HD int length() const { return left + right + 1; }
+};
+
+// The stages of a sweep's operator: erosion reads [c − a, c + b] and dilation [c − b, c + a]
+// for the segment {−a … b} (design.md §1).
+struct StageWindows {
+    Window w1, w2;
+    bool minFirst = true, twoStage = false;
+    int reachLeft() const { return w1.left + (twoStage ? w2.left : 0); }
+    int reachRight() const { return w1.right + (twoStage ? w2.right : 0); }
+};
+
+inline StageWindows stageWindows(MorphOp op, int length, int width, int height) {
+    const Segment seg = segmentOf(length);
+    const int limit = std::max(width, height) - 1;  // longer windows reach the whole line either way
+    const Window erosion{std::min(seg.a, limit), std::min(seg.b, limit)};
+    const Window dilation{erosion.right, erosion.left};
+    switch (op) {
+    case MorphOp::Erode: return {erosion, {}, true, false};
+    case MorphOp::Dilate: return {dilation, {}, false, false};
+    case MorphOp::Open: return {erosion, dilation, true, true};
+    case MorphOp::Close: return {dilation, erosion, false, true};
+    default: throw Error(std::string("a sweep takes erode, dilate, open or close, not ") + morphOpName(op));
+    }
+}
+
+template <class T, bool IsMin>
+struct Op {
+    LINESCOPE_HD static T apply(T x, T y) {
+        if constexpr (IsMin) return minOf(x, y);
+        else return maxOf(x, y);
+    }
+    LINESCOPE_HD static constexpr T neutral() { return IsMin ? highestValue<T>() : lowestValue<T>(); }
+};
+
+// van Herk/Gil-Werman over a stream: push x_0, x_1, …; once a window [n − len + 1, n] is
+// complete, push returns true with its extreme. h holds len values (every Stride-th element,
+// a compile-time stride so that the compiler sees that h[k] and h[k + 1] differ and can
+// overlap their accesses): the suffixes of the previous block, overwritten in place by the
+// current block's values and turned into its suffixes when the block is complete.
+template <class T, class O, int Stride>
+struct StreamExtreme {
+    T* h;
+    int len;
+    int i = 0;  // position within the current block
+    int n = 0;  // values pushed
+    T g{};      // prefix of the current block
+
+    LINESCOPE_HD bool push(T x, T& out) {
+        g = i == 0 ? x : O::apply(g, x);
+        const bool complete = n >= len - 1;
+        // The window [n − len + 1, n] is the previous block's suffix from i + 1 and this block's prefix.
+        if (complete) out = i == len - 1 ? g : O::apply(h[(i + 1) * Stride], g);
+        h[i * Stride] = x;  // index i of the previous block was last read one push ago
+        if (i == len - 1) {
+            T run = x;
+            for (int k = len - 2; k >= 0; --k) {
+                run = O::apply(h[k * Stride], run);
+                h[k * Stride] = run;
+            }
+            i = 0;
+        } else {
+            ++i;
+        }
+        ++n;
+        return complete;
+    }
+};
+
+// The accumulators of a sweep as words that one atomic max or min folds, so that lines of
+// different angles may fold into a pixel in any order: the key holds the extreme that the
+// orientation follows above the angle index (stored as 0xFFFF − k when the extreme is a
+// maximum), so the largest key (smallest for a minimum) is the extreme with its smallest k;
+// `other` holds the opposite extreme. Values are mapped to unsigned integers in their order
+// (floats: the sign bit flipped, or all bits for negative values; −0 never occurs here).
+template <class T, bool BestIsMax>
+struct SweepKeys {
+    using Key = std::conditional_t<std::is_floating_point_v<T>, unsigned long long, unsigned>;
+
+    LINESCOPE_HD static unsigned ordered(T v) {
+        if constexpr (std::is_floating_point_v<T>) {
+            unsigned b = 0;
+            std::memcpy(&b, &v, sizeof b);
+            return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+        } else {
+            return static_cast<unsigned>(v);
+        }
+    }
+    LINESCOPE_HD static T value(unsigned o) {
+        if constexpr (std::is_floating_point_v<T>) {
+            const unsigned b = (o & 0x80000000u) ? (o & 0x7FFFFFFFu) : ~o;
+            T v;
+            std::memcpy(&v, &b, sizeof v);
+            return v;
+        } else {
+            return static_cast<T>(o);
+        }
+    }
+    LINESCOPE_HD static Key key(T v, int k) {
+        return (static_cast<Key>(ordered(v)) << 16) | static_cast<Key>(BestIsMax ? 0xFFFF - k : k);
+    }
+    LINESCOPE_HD static T keyValue(Key key) { return value(static_cast<unsigned>(key >> 16)); }
+    LINESCOPE_HD static std::uint16_t keyAngle(Key key) {
+        const auto low = static_cast<unsigned>(key & 0xFFFF);
+        return static_cast<std::uint16_t>(BestIsMax ? 0xFFFF - low : low);
+    }
+    // Before the first fold: keys and words that every value beats.
+    static constexpr Key kFirstKey = BestIsMax ? Key(0) : ~Key(0);
+    static constexpr unsigned kFirstOther = BestIsMax ? ~0u : 0u;
+};
+
+// t ∈ [lo, hi] with off_φ(t) = (t·S + φ) >> 16 ∈ [A, B]; lo > hi when there is none.
+// The phase φ is 2^15 for a whole image (design.md §1); a zone of an image uses its own.
+LINESCOPE_HD inline void offsetInterval(std::int32_t slope, std::int32_t phase, std::int64_t A, std::int64_t B, int& lo,
+                                        int& hi) {
+    const std::int64_t kA = A * 65536 - phase, kB = (B + 1) * 65536 - phase;  // kA ≤ t·S < kB
+    std::int64_t l = lo, h = hi;
+    if (slope > 0) {
+        const std::int64_t a = ceilDiv(kA, slope), b = ceilDiv(kB, slope) - 1;
+        l = a > l ? a : l;
+        h = b < h ? b : h;
+    } else if (slope < 0) {
+        const std::int64_t a = floorDiv(kB, slope) + 1, b = floorDiv(kA, slope);
+        l = a > l ? a : l;
+        h = b < h ? b : h;
+    } else if (!(0 >= kA && 0 < kB)) {
+        l = 1;
+        h = 0;
+    }
+    if (l > h) {
+        lo = 1;
+        hi = 0;
+    } else {
+        lo = static_cast<int>(l);
+        hi = static_cast<int>(h);
+    }
+}
+
+// One angle over one tile, in the family's own coordinates: t along the lines (the major
+// axis), u across them. Line c holds the pixels u = c + off(t).
+struct TileFrame {
+    std::int32_t slope = 0, phase = 32768;
+    int n = 0, m = 0;          // the image's major and minor lengths
+    int t0 = 0, tn = 0;        // output square: t ∈ [t0, t0 + tn), u ∈ [u0, u0 + un)
+    int u0 = 0, un = 0;
+    int tBase = 0, uBase = 0;  // the shared tile's first t and u (the square minus the margin)
+    int inT = 0, inU = 0;      // tile element strides along t and u
+    int accT = 0, accU = 0;    // accumulator strides along t and u (from the output square's corner)
+
+    LINESCOPE_HD int off(int t) const {
+        return static_cast<int>((static_cast<std::int64_t>(t) * slope + phase) >> 16);
+    }
+    // The lines that cross the output square: [first, last].
+    LINESCOPE_HD void lines(int& first, int& last) const {
+        const int a = off(t0), b = off(t0 + tn - 1);
+        first = u0 - (a > b ? a : b);
+        last = u0 + un - 1 - (a < b ? a : b);
+    }
+};
+
+// What one line needs: its outputs t ∈ [ta, tb] (in the square and the image) and the inputs
+// it reads, t ∈ [lo, hi] (within the reach of an output and in the image).
+struct LineSpan {
+    int c = 0;
+    int ta = 1, tb = 0;
+    int lo = 1, hi = 0;
+    LINESCOPE_HD bool active() const { return ta <= tb; }
+};
+
+LINESCOPE_HD inline LineSpan lineSpan(const TileFrame& f, int c, int reachLeft, int reachRight) {
+    LineSpan s;
+    s.c = c;
+    const int uLo = f.u0 > 0 ? f.u0 : 0, uHi = (f.u0 + f.un < f.m ? f.u0 + f.un : f.m) - 1;
+    s.ta = f.t0 > 0 ? f.t0 : 0;
+    s.tb = (f.t0 + f.tn < f.n ? f.t0 + f.tn : f.n) - 1;
+    offsetInterval(f.slope, f.phase, static_cast<std::int64_t>(uLo) - c, static_cast<std::int64_t>(uHi) - c, s.ta,
+                   s.tb);
+    if (!s.active()) return s;
+    int inLo = 0, inHi = f.n - 1;  // where the line is in the image
+    offsetInterval(f.slope, f.phase, -static_cast<std::int64_t>(c), static_cast<std::int64_t>(f.m) - 1 - c, inLo, inHi);
+    s.lo = s.ta - reachLeft > inLo ? s.ta - reachLeft : inLo;
+    s.hi = s.tb + reachRight < inHi ? s.tb + reachRight : inHi;
+    return s;
+}
+
+// Walks line s over t ∈ [tS, tE] (shared by the lines of a warp, covering each one's
+// [ta − reachLeft, tb + reachRight]) and calls emit(t, off(t), value) for every t ∈
+// [tS + reachLeft, tE − reachRight]; values at t ∉ [s.ta, s.tb] are not the operator's and
+// must be ignored. Inputs outside [lo, hi] are the first stage's neutral value (outside the
+// image, or beyond any output's reach), and so are the first stage's outputs there for the
+// second stage. The offsets are stepped in 32 bits: the caller keeps |t| · 2^16 + φ below 2^31.
+template <class T, bool MinFirst, bool TwoStage, int Stride, class Emit>
+LINESCOPE_HD void walkLine(const T* __restrict__ tileIn, const TileFrame& f, const LineSpan& s, int tS, int tE,
+                           Window w1, Window w2, T* __restrict__ scratch, Emit&& emit) {
+    using First = Op<T, MinFirst>;
+    using Second = Op<T, !MinFirst>;
+    const int len1 = w1.length(), len2 = TwoStage ? w2.length() : 1;
+    const int reachRight = w1.right + (TwoStage ? w2.right : 0);
+    StreamExtreme<T, First, Stride> s1{scratch, len1};
+    StreamExtreme<T, Second, Stride> s2{scratch + len1 * Stride, len2};
+    int row = (tS - f.tBase) * f.inT + (s.c - f.uBase) * f.inU;
+    std::int32_t offset = tS * f.slope + f.phase;                    // off(t) = offset >> 16
+    std::int32_t outOffset = (tS - reachRight) * f.slope + f.phase;  // the same at the output t − reachRight
+    for (int t = tS; t <= tE; ++t, row += f.inT, offset += f.slope, outOffset += f.slope) {
+        T x = First::neutral();
+        if (t >= s.lo && t <= s.hi) x = tileIn[row + (offset >> 16) * f.inU];
+        T e{};
+        if (!s1.push(x, e)) continue;
+        if constexpr (TwoStage) {
+            const int te = t - w1.right;  // the window [te − left, te + right] ends at t
+            if (te < s.lo || te > s.hi) e = Second::neutral();
+            T o{};
+            if (s2.push(e, o)) emit(t - reachRight, outOffset >> 16, o);
+        } else {
+            emit(t - reachRight, outOffset >> 16, e);
+        }
+    }
+}
+
+}  // namespace linescope::cuda::tile
