@@ -71,6 +71,14 @@ Backend resolveBackend(Backend requested, std::string* notice) {
 
 namespace linescope {
 
+void setCudaMemoryCap(std::uint64_t bytes) {
+#if LINESCOPE_HAVE_CUDA
+    cuda::setDeviceMemoryCap(static_cast<std::size_t>(bytes));
+#else
+    (void)bytes;
+#endif
+}
+
 std::string cudaDeviceDescription() {
 #if LINESCOPE_HAVE_CUDA
     std::string why;

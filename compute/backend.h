@@ -1,6 +1,7 @@
 // Which engine runs an operation, and the options every operation takes.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace linescope {
@@ -37,6 +38,12 @@ LineAlgorithm parseAlgorithm(const std::string& s);
 bool backendAvailable(Backend b, std::string* why = nullptr);
 // The backend Auto resolves to on this machine, and a one-line notice when it had to fall back.
 Backend resolveBackend(Backend requested, std::string* notice = nullptr);
+// The most device memory the CUDA backend may use, in bytes (0: no cap, the GPU's own free
+// memory). An image that does not fit runs in horizontal zones, with the same results; work
+// that cannot fit even so is refused with a one-line Error. LINESCOPE_CUDA_MEMORY_CAP sets it
+// too (this call wins). Does nothing in a build without the CUDA backend.
+void setCudaMemoryCap(std::uint64_t bytes);
+
 // The GPU the CUDA backend uses ("NVIDIA H100 80GB HBM3, compute capability 9.0, …"), or ""
 // when there is none or the build has no CUDA backend.
 std::string cudaDeviceDescription();

@@ -36,6 +36,13 @@ LineFamily lineFamily(double angleDegrees, int width, int height) {
     return f;
 }
 
+LineFamily stripFamily(const LineFamily& family, std::int64_t originY, int rows) {
+    LineFamily f = family;
+    f.height = rows;
+    if (f.yMajor) f.phase = static_cast<std::int32_t>(linePhaseAt(originY, f.slope, f.phase));
+    return f;
+}
+
 std::int64_t LineFamily::firstLine() const {
     // The minor coordinate c + off(t) must reach 0 for some t: c >= -max off.
     const std::int64_t n = majorLength();

@@ -29,9 +29,11 @@ struct LineFamily {
     std::int32_t slope = 0;  // S, the slope in 16.16 fixed point
     int width = 0;
     int height = 0;
+    // The rounding constant of off(): 2^15, except in a sub-image (stripFamily).
+    std::int32_t phase = static_cast<std::int32_t>(kLinePhase);
 
     // Position of the pixel along its line's minor axis, relative to the line index.
-    std::int64_t off(std::int64_t t) const { return lineOffset(t, slope); }
+    std::int64_t off(std::int64_t t) const { return lineOffset(t, slope, phase); }
     int majorLength() const { return yMajor ? height : width; }
     int minorLength() const { return yMajor ? width : height; }
     // Line indices c that touch the image: [firstLine, lastLine].
@@ -47,5 +49,12 @@ struct LineFamily {
 
 // The fixed-point slope and major axis of an angle (degrees, any value).
 LineFamily lineFamily(double angleDegrees, int width, int height);
+
+// `family`'s lines over `rows` rows of its image starting at row `originY`, in the
+// coordinates of that strip (row originY becomes row 0): the same pixels on the same lines,
+// only relabelled. A y-major family's major axis moves, so it takes the phase of originY
+// (pixel_rules.h, linePhaseAt); an x-major one keeps its phase (its lines only change index).
+// Image zones (compute/cuda/zones.h) run strips so, and get the whole image's results.
+LineFamily stripFamily(const LineFamily& family, std::int64_t originY, int rows);
 
 }  // namespace linescope

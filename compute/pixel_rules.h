@@ -28,11 +28,31 @@
 
 namespace linescope {
 
+// The rounding constant of design.md §1: 2^15 rounds off(t) to the nearest pixel.
+inline constexpr std::int64_t kLinePhase = 32768;
+
 // off(t) = (t·S + 2^15) >> 16: the minor offset of major position t on a line whose slope
 // is S in 16.16 fixed point, rounded to the nearest pixel (halves up). The product is taken
 // in 64 bits and shifted arithmetically, i.e. floor-divided by 2^16.
-LINESCOPE_RULE constexpr std::int64_t lineOffset(std::int64_t t, std::int64_t slope) {
-    return (t * slope + 32768) >> 16;
+//
+// Line paths are not translation invariant (off(t + T0) ≠ off(t) + off(T0)), so a sub-image
+// that starts at major position T0 of the whole (a zone, compute/cuda/zones.h) must not
+// draw its own lines: it uses the phase φ = linePhaseAt(T0, S) in place of 2^15, and then
+// off(t + T0) = lineOffset(t, S, φ) + lineShiftAt(T0, S) — the whole image's lines, with
+// their indices shifted by a constant. φ ∈ [0, 2^16).
+LINESCOPE_RULE constexpr std::int64_t lineOffset(std::int64_t t, std::int64_t slope, std::int64_t phase = kLinePhase) {
+    return (t * slope + phase) >> 16;
+}
+// φ = (T0·S + phase) mod 2^16 (the mask is a floor modulo in two's complement); `phase` is
+// that of the image T0 is measured in, so that zones of zones compose.
+LINESCOPE_RULE constexpr std::int64_t linePhaseAt(std::int64_t origin, std::int64_t slope,
+                                                  std::int64_t phase = kLinePhase) {
+    return (origin * slope + phase) & 0xFFFF;
+}
+// ⌊(T0·S + phase) / 2^16⌋: how far the line indices move between the image and the sub-image.
+LINESCOPE_RULE constexpr std::int64_t lineShiftAt(std::int64_t origin, std::int64_t slope,
+                                                  std::int64_t phase = kLinePhase) {
+    return (origin * slope + phase) >> 16;
 }
 
 // The neutral element of a minimum (+∞, or the type's maximum): it never wins one, so it

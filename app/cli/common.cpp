@@ -57,7 +57,8 @@ void flushNotices() {
 }
 
 std::vector<OptionSpec> engineOptionSpecs() {
-    return {{"--backend", true}, {"--algorithm", true}, {"--threads", true}, imageMemoryOptionSpec(), quietOptionSpec()};
+    return {{"--backend", true},         {"--algorithm", true},   {"--threads", true}, imageMemoryOptionSpec(),
+            {"--device-memory-cap", true}, quietOptionSpec()};
 }
 
 OptionSpec quietOptionSpec() { return {"--quiet", false}; }
@@ -75,7 +76,11 @@ const char* const kEngineOptionsHelp =
     "  --max-image-memory SIZE\n"
     "                     the most memory the decoded input may take, e.g. 512M or 16G\n"
     "                     (default: a quarter of the memory, or of ulimit -v); a larger\n"
-    "                     image is refused from its header, before it is decoded\n" LINESCOPE_QUIET_HELP;
+    "                     image is refused from its header, before it is decoded\n"
+    "  --device-memory-cap SIZE\n"
+    "                     the most GPU memory the CUDA backend may use, e.g. 512M (default:\n"
+    "                     the GPU's free memory); a larger image runs in horizontal zones,\n"
+    "                     with the same results\n" LINESCOPE_QUIET_HELP;
 
 OptionSpec imageMemoryOptionSpec() { return {"--max-image-memory", true}; }
 
@@ -91,6 +96,16 @@ void imageMemoryFrom(const Args& args) {
                          *text + "'");
     io::setImageMemoryBudget(*bytes);
     io::limitDecoderPixelsToBudget();
+}
+
+void deviceMemoryCapFrom(const Args& args) {
+    const auto text = args.value("--device-memory-cap");
+    if (!text) return;
+    const auto bytes = io::parseByteSize(*text);
+    if (!bytes)
+        throw UsageError("--device-memory-cap must be a size such as 512M or 16G (K, M, G, T: powers of 1024), got '" +
+                         *text + "'");
+    setCudaMemoryCap(*bytes);
 }
 
 int threadsFrom(const Args& args) { return integerFrom(args, "--threads", 0, 0, 4096); }
@@ -114,6 +129,7 @@ EngineOptions engineOptionsFrom(const Args& args) {
     }
     opt.threads = threadsFrom(args);
     imageMemoryFrom(args);
+    deviceMemoryCapFrom(args);
     std::string why;
     opt.backend = resolveBackend(opt.backend, &why);  // throws Error when cuda is asked for and missing
     if (!why.empty()) notice(why);

@@ -30,14 +30,16 @@ extern const char* const kQuietHelp;
 void quietFrom(const Args& args);
 
 // The options every engine command takes: --backend, --algorithm, --threads,
-// --max-image-memory and --quiet.
+// --max-image-memory, --device-memory-cap and --quiet.
 std::vector<OptionSpec> engineOptionSpecs();
 extern const char* const kEngineOptionsHelp;
 // --max-image-memory SIZE: the loader's memory budget (io::setImageMemoryBudget).
 OptionSpec imageMemoryOptionSpec();
 // Applies --max-image-memory when given; a bad size is a UsageError.
 void imageMemoryFrom(const Args& args);
-// Parses them (setting the image memory budget and --quiet) and resolves the backend (auto → CPU with a notice when CUDA is unavailable).
+// --device-memory-cap SIZE: the CUDA backend's memory cap (setCudaMemoryCap), when given.
+void deviceMemoryCapFrom(const Args& args);
+// Parses them (setting the image memory budget, the device memory cap and --quiet) and resolves the backend (auto → CPU with a notice when CUDA is unavailable).
 EngineOptions engineOptionsFrom(const Args& args);
 // --threads: 0 … 4096 (0: one per core).
 int threadsFrom(const Args& args);

@@ -2,6 +2,8 @@
 // compares the size its header announces with this budget before it decodes anything.
 #pragma once
 
+#include "compute/byte_size.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,9 +23,8 @@ void setImageMemoryBudget(std::uint64_t bytes);
 // has one thread (the start of main, or the command line before its work), before any read.
 void limitDecoderPixelsToBudget();
 
-// "8G", "512M", "100000K", "123456" (bytes; K, M, G, T are powers of 1024, an optional
-// trailing B or iB is accepted); nothing for anything else, zero or beyond 2^60.
-std::optional<std::uint64_t> parseByteSize(const std::string& text);
+// "8G", "512M", "100000K", "123456": the engine's parser (compute/byte_size.h).
+using linescope::parseByteSize;
 // 8.0 GiB, 512 MiB, 37 KiB, 12 bytes: for messages.
 std::string byteSizeText(double bytes);
 

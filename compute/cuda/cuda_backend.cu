@@ -1,9 +1,11 @@
 // The CUDA backend over host images: upload through pinned staging, the device-resident
-// operator, download. One call at a time holds the device (CudaContext::lock).
+// operator, download; in zones when the image does not fit the device at once. One call at
+// a time holds the device (CudaContext::lock).
 #include "compute/cuda/cuda_backend.h"
 
 #include "compute/cuda/cuda_context.h"
 #include "compute/cuda/cuda_line_api.h"
+#include "compute/cuda/zones.h"
 
 #include <cstdio>
 #include <string>
@@ -11,6 +13,7 @@
 namespace linescope::cuda {
 
 bool deviceUsable(std::string* why) { return CudaContext::usable(why); }
+void setDeviceMemoryCap(std::size_t bytes) { CudaContext::setDeviceMemoryCap(bytes); }
 
 std::string deviceDescription() {
     const cudaDeviceProp& p = CudaContext::get().properties();
@@ -22,11 +25,19 @@ std::string deviceDescription() {
 
 namespace {
 
+// Rows [begin, end) of a host image, as a view of their own.
 template <class T>
-DeviceImageView<T> uploadImage(CudaContext& ctx, BufferSlot slot, ImageView<const T> img) {
-    DeviceImageView<T> d = ctx.image<T>(slot, img.width, img.height);
-    ctx.upload(img.data, img.stride * static_cast<std::ptrdiff_t>(sizeof(T)), d.data, d.pitch,
-               sizeof(T) * static_cast<std::size_t>(img.width), img.height);
+ImageView<T> hostRows(ImageView<T> img, int begin, int end) {
+    return {img.row(begin), img.width, end - begin, img.stride};
+}
+
+// The strip's input rows into the Source slot.
+template <class T>
+DeviceImageView<const T> uploadRows(CudaContext& ctx, ImageView<const T> img, const Strip& s) {
+    const ImageView<const T> rows = hostRows(img, s.loadBegin, s.loadEnd);
+    DeviceImageView<T> d = ctx.image<T>(BufferSlot::Source, rows.width, rows.height);
+    ctx.upload(rows.data, rows.stride * static_cast<std::ptrdiff_t>(sizeof(T)), d.data, d.pitch,
+               sizeof(T) * static_cast<std::size_t>(rows.width), rows.height);
     return d;
 }
 
@@ -38,25 +49,27 @@ void downloadImage(CudaContext& ctx, DeviceImageView<const T> d, ImageView<T> im
 
 }  // namespace
 
+// Both run in zones (zones.h) when the image does not fit the device at once: each strip
+// uploaded, computed, and its kept rows downloaded into place.
 template <class T>
 void lineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineFamily& family, Segment seg,
                LineAlgorithm algorithm) {
     CudaContext& ctx = CudaContext::get();
     auto lock = ctx.lock();
-    ctx.requireDeviceMemory(2 * devicePitch(src.width, sizeof(T)) * static_cast<std::size_t>(src.height),
-                            "this image");
-    const DeviceImageView<T> in = uploadImage<T>(ctx, BufferSlot::Source, src);
-    const DeviceImageView<T> out = ctx.image<T>(BufferSlot::Result, src.width, src.height);
-    lineMorphDevice<T>(op, in, out, family, seg, algorithm, ctx);
-    downloadImage<T>(ctx, out, dst);
+    const std::vector<Strip> strips = zones::lineMorphStrips<T>(op, family, seg, algorithm, zones::Input::Host, ctx);
+    zones::lineMorph<T>(
+        strips, op, family, seg, algorithm, [&](const Strip& s) { return uploadRows<T>(ctx, src, s); },
+        [&](const Strip& s, DeviceImageView<const T> kept) {
+            downloadImage<T>(ctx, kept, hostRows(dst, s.keepBegin, s.keepEnd));
+        },
+        ctx);
 }
 
 template <class T>
 SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req) {
     CudaContext& ctx = CudaContext::get();
     auto lock = ctx.lock();
-    const DeviceImageView<T> in = uploadImage<T>(ctx, BufferSlot::Source, src);
-    const DeviceSweepResult<T> d = sweepDevice<T>(in, req, ctx);
+    const std::vector<Strip> strips = zones::sweepStrips<T>(src.width, src.height, req, zones::Input::Host, ctx);
 
     SweepResult<T> r;
     r.angles = req.angles;
@@ -65,19 +78,17 @@ SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req) {
     r.inf = Image<T>(src.width, src.height);
     r.strength = Image<T>(src.width, src.height);
     r.argIndex = Image<std::uint16_t>(src.width, src.height);
-    downloadImage<T>(ctx, d.sup, r.sup.view());
-    downloadImage<T>(ctx, d.inf, r.inf.view());
-    downloadImage<T>(ctx, d.strength, r.strength.view());
-    downloadImage<std::uint16_t>(ctx, d.argIndex, r.argIndex.view());
-    r.spectrum.resize(static_cast<std::size_t>(d.count));
-    LS_CUDA_CHECK(cudaMemcpyAsync(r.spectrum.data(), d.spectrum, sizeof(double) * d.count, cudaMemcpyDeviceToHost,
-                                  ctx.stream()));
-    if (d.spectrumExact) {
-        r.spectrumExact.resize(static_cast<std::size_t>(d.count));
-        LS_CUDA_CHECK(cudaMemcpyAsync(r.spectrumExact.data(), d.spectrumExact, sizeof(std::int64_t) * d.count,
-                                      cudaMemcpyDeviceToHost, ctx.stream()));
-    }
-    ctx.synchronize();
+    zones::Spectrum spectrum = zones::sweep<T>(
+        strips, req, [&](const Strip& s) { return uploadRows<T>(ctx, src, s); },
+        [&](const Strip& s, const zones::KeptSweep<T>& kept) {
+            downloadImage<T>(ctx, kept.sup, hostRows(r.sup.view(), s.keepBegin, s.keepEnd));
+            downloadImage<T>(ctx, kept.inf, hostRows(r.inf.view(), s.keepBegin, s.keepEnd));
+            downloadImage<T>(ctx, kept.strength, hostRows(r.strength.view(), s.keepBegin, s.keepEnd));
+            downloadImage<std::uint16_t>(ctx, kept.argIndex, hostRows(r.argIndex.view(), s.keepBegin, s.keepEnd));
+        },
+        ctx);
+    r.spectrum = std::move(spectrum.values);
+    r.spectrumExact = std::move(spectrum.exact);
     return r;
 }
 

@@ -12,12 +12,15 @@
 #include "compute/line_morph.h"
 #include "compute/sweep.h"
 
+#include <cstddef>
 #include <string>
 
 namespace linescope::cuda {
 
 // Whether a CUDA device can be used (probed once); `why` says why not.
 bool deviceUsable(std::string* why);
+// CudaContext::setDeviceMemoryCap, for callers without CUDA headers (setCudaMemoryCap).
+void setDeviceMemoryCap(std::size_t bytes);
 // "NVIDIA H100 80GB HBM3, compute capability 9.0, 132 SMs, 79.1 GiB": for logs and notices.
 std::string deviceDescription();
 

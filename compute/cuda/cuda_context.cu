@@ -1,10 +1,14 @@
 #include "compute/cuda/cuda_context.h"
 
+#include "compute/byte_size.h"
 #include "compute/image.h"
 
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -146,20 +150,82 @@ CudaContext::~CudaContext() {
     if (stream_) (void)cudaStreamDestroy(stream_);
 }
 
-void CudaContext::requireDeviceMemory(std::size_t bytes, const char* what) const {
-    // Memory the pool keeps but no result holds is free for this work.
-    cudaMemPool_t pool = nullptr;
-    LS_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));
-    LS_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
+namespace {
+
+constexpr std::size_t kCapUnread = SIZE_MAX;  // LINESCOPE_CUDA_MEMORY_CAP not read yet
+std::atomic<std::size_t> capBytes{kCapUnread};
+std::atomic<long long> residentBytes{0};
+
+std::size_t capFromEnvironment() {
+    const char* env = std::getenv("LINESCOPE_CUDA_MEMORY_CAP");
+    if (!env || !*env) return 0;
+    const auto bytes = parseByteSize(env);
+    if (!bytes)
+        throw Error(std::string("LINESCOPE_CUDA_MEMORY_CAP must be a size such as 512M or 16G (K, M, G, T: powers "
+                                "of 1024), got '") + env + "'");
+    return static_cast<std::size_t>(*bytes);
+}
+
+// Whole MiB for large sizes, tenths below 10 MiB (a cap for tests may be a fraction of one).
+std::string mib(std::size_t bytes) {
+    if (bytes >= (std::size_t(10) << 20)) return std::to_string(bytes >> 20) + " MiB";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+    return text;
+}
+
+}  // namespace
+
+void CudaContext::setDeviceMemoryCap(std::size_t bytes) { capBytes.store(bytes); }
+
+std::size_t CudaContext::deviceMemoryCap() {
+    std::size_t cap = capBytes.load();
+    if (cap != kCapUnread) return cap;
+    std::size_t unread = kCapUnread;
+    capBytes.compare_exchange_strong(unread, capFromEnvironment());  // a cap set meanwhile wins
+    return capBytes.load();
+}
+
+std::size_t CudaContext::capLeft() {
+    const std::size_t cap = deviceMemoryCap();
+    if (cap == 0) return SIZE_MAX;
+    const auto resident = static_cast<std::size_t>(std::max(0LL, residentBytes.load()));
+    return cap > resident ? cap - resident : 0;
+}
+
+void CudaContext::countResidentBytes(std::ptrdiff_t delta) { residentBytes.fetch_add(delta); }
+
+std::size_t CudaContext::availableDeviceMemory(bool releasePool) const {
+    if (releasePool) {  // memory the pool keeps but no result holds is free for this work
+        cudaMemPool_t pool = nullptr;
+        LS_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));
+        LS_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
+    }
     std::size_t freeBytes = 0, total = 0;
     LS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &total));
     std::size_t held = 0;
     for (const auto& b : buffers_) held += b.capacity();
     // Buffers already held are reused, so only the growth has to fit.
-    if (bytes > freeBytes + held)
-        throw Error(std::string(what) + " needs " + std::to_string(bytes >> 20) + " MiB of GPU memory, but the " +
-                    props_.name + " has only " + std::to_string((freeBytes + held) >> 20) +
-                    " MiB free: use a smaller image or the CPU backend (--backend cpu)");
+    return std::min(freeBytes + held, capLeft());
+}
+
+void CudaContext::requireDeviceMemory(std::size_t bytes, const std::string& what) const {
+    if (bytes <= availableDeviceMemory(false) || bytes <= availableDeviceMemory(true)) return;
+    refuseDeviceMemory(bytes, what);
+}
+
+void CudaContext::refuseDeviceMemory(std::size_t bytes, const std::string& what) const {
+    const std::size_t room = availableDeviceMemory(true), cap = deviceMemoryCap();
+    const std::string need = what + " needs " + mib(bytes) + " of GPU memory, but ";
+    if (cap != 0 && room == capLeft()) {
+        const bool residentHeld = capLeft() < cap;
+        throw Error(need + "the device memory cap " + (residentHeld ? "leaves " : "is ") + mib(room) +
+                    (residentHeld ? " beside the images kept on the GPU" : "") +
+                    ": raise it (--device-memory-cap or LINESCOPE_CUDA_MEMORY_CAP) or use the CPU backend "
+                    "(--backend cpu)");
+    }
+    throw Error(need + "the " + props_.name + " has only " + mib(room) +
+                " free: use a smaller image or the CPU backend (--backend cpu)");
 }
 
 void CudaContext::upload(const void* host, std::ptrdiff_t hostStrideBytes, void* device, std::size_t pitch,

@@ -57,9 +57,30 @@ public:
     DeviceBuffer& buffer(BufferSlot s) { return buffers_[static_cast<int>(s)]; }
     PinnedBuffer& staging() { return staging_; }
 
-    // Throws Error with a clear sentence when `bytes` more than the buffers already held
-    // cannot fit in the device's free memory ("what" names the work).
-    void requireDeviceMemory(std::size_t bytes, const char* what) const;
+    // The device memory the engine may use, in bytes (0: no cap, the device's own): set by
+    // setDeviceMemoryCap or, at the first use, by LINESCOPE_CUDA_MEMORY_CAP (a size such as
+    // 512M). It bounds each call's working memory (the estimates that requireDeviceMemory and
+    // the zone planner compare; buffers are allocated in whole MiB on top) together with the
+    // resident images, so that a moderate image can be forced into zones (zones.h) as a huge
+    // one is on a real device. Any thread; a bad LINESCOPE_CUDA_MEMORY_CAP throws Error.
+    static void setDeviceMemoryCap(std::size_t bytes);
+    static std::size_t deviceMemoryCap();
+    // What the cap leaves beside the resident images (SIZE_MAX without a cap).
+    static std::size_t capLeft();
+    // Bytes held by resident images (resident.h): they count against the cap.
+    static void countResidentBytes(std::ptrdiff_t delta);
+
+    // What one call may plan to use now: the device's free memory plus the buffers already
+    // held (they are reused), within capLeft(). With releasePool, what the stream-ordered pool
+    // keeps but no resident image holds is given back first, so that it counts as free; that
+    // costs the next resident images their reuse of it, so callers ask without it first.
+    std::size_t availableDeviceMemory(bool releasePool) const;
+    // Throws Error with a clear sentence when the work (`what`) needs more than
+    // availableDeviceMemory(), `bytes` counting every buffer it uses (those held included);
+    // the sentence names the cap when the cap is the limit.
+    void requireDeviceMemory(std::size_t bytes, const std::string& what) const;
+    // The sentence itself: "<what> needs N MiB of GPU memory, but …".
+    [[noreturn]] void refuseDeviceMemory(std::size_t bytes, const std::string& what) const;
 
     // A pitched image in `slot`, valid until the slot is reused.
     template <class T>

@@ -20,6 +20,7 @@
 #include "compute/line_band_extent.h"
 #include "compute/pixel_rules.h"
 
+#include <climits>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -47,6 +48,7 @@ struct Job {
     std::int32_t angleIndex = 0;  // k of the sweep
     std::int32_t slot = 0;        // accumulator set this angle folds into
     std::int32_t firstInSlot = 0; // 1: initialise the slot instead of comparing
+    std::int32_t phase = static_cast<std::int32_t>(kLinePhase);  // off's rounding constant (zones: pixel_rules.h)
 };
 
 // The window of one stage: out(c) = op of in over [c - left, c + right].
@@ -70,6 +72,9 @@ struct Params {
     int tableEntries = 0;   // chunk carries a lane (0 when chunk = window length)
     unsigned char* globalArrays = nullptr;  // null: the arrays are in shared memory
     std::size_t arrayBytesPerBlock = 0;
+    // A sweep's spectrum counts only the pixels (t, u) of this rectangle, in the kernel's
+    // major/minor coordinates: the rows an image zone keeps (compute/cuda/zones.h).
+    int keepT0 = INT_MIN, keepT1 = INT_MAX, keepU0 = INT_MIN, keepU1 = INT_MAX;
     Job jobs[kMaxJobsPerLaunch];
 };
 
@@ -327,7 +332,7 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
         const int band = item / job.zones, zone = item % job.zones;
         const int c0 = job.firstLine + band * lanes;
         int hullLo, hullHi;  // every thread computes the same closed form: no barrier needed
-        bandExtent(job.slope, c0, lanes, n, m, hullLo, hullHi);
+        bandExtent(job.slope, c0, lanes, n, m, hullLo, hullHi, job.phase);
         const int t0 = max(zone * job.zoneLength, hullLo);
         const int t1 = min(min(zone * job.zoneLength + job.zoneLength, n), hullHi + 1);
         BandGeometry g;
@@ -346,7 +351,8 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
             continue;
         }
 
-        for (int p = threadIdx.x; p < g.count; p += blockDim.x) offTab[p] = static_cast<int>(lineOffset(g.loadStart + p, job.slope));
+        for (int p = threadIdx.x; p < g.count; p += blockDim.x)
+            offTab[p] = static_cast<int>(lineOffset(g.loadStart + p, job.slope, job.phase));
         __syncthreads();
         // Everything outside the image is the first stage's neutral value.
         forEachSite<kBatch>(
@@ -391,7 +397,9 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
                 },
                 [&](const Site& st, const Seen& s) {
                     if (!st.inside) return;
-                    sum += static_cast<SumOf<T>>(s.v);
+                    // The rows a zone discards belong to another zone's spectrum.
+                    if (st.t >= prm.keepT0 && st.t < prm.keepT1 && st.u >= prm.keepU0 && st.u < prm.keepU1)
+                        sum += static_cast<SumOf<T>>(s.v);
                     const unsigned i = index(st);
                     if (first) {
                         best[i] = s.v;

@@ -136,6 +136,7 @@ inline LineFamily asYMajor(const LineFamily& fam) {
 inline Job makeJob(const LineFamily& fam, const Plan& plan, int angleIndex, int slot, bool firstInSlot) {
     Job j;
     j.slope = fam.slope;
+    j.phase = fam.phase;
     const std::int64_t first = fam.firstLine(), last = fam.lastLine();
     j.firstLine = static_cast<std::int32_t>(first);
     j.bands = static_cast<std::int32_t>((last - first + plan.lanes()) / plan.lanes());

@@ -41,9 +41,26 @@ void lineMorphDevice(MorphOp op, DeviceImageView<const T> src, DeviceImageView<T
     if (!family.yMajor) transposeImage<T>(out, dst, ctx.stream());
 }
 
+template <class T>
+std::size_t lineMorphDeviceBytes(MorphOp op, const LineFamily& family, Segment seg, LineAlgorithm algorithm,
+                                 CudaContext& ctx) {
+    if (algorithm == LineAlgorithm::Fifo || algorithm == LineAlgorithm::Stack)
+        return queueLineMorphBytes<T>(algorithm, op, family, seg, ctx);
+    const int W = family.width, H = family.height;
+    std::size_t bytes = 0;
+    if (!family.yMajor) bytes += 2 * devicePitch(H, sizeof(T)) * static_cast<std::size_t>(W);  // Temp, Temp2
+    const band::Plan plan =
+        family.yMajor ? band::makePlan<T>(W, H, band::stagesOf(op, seg, W, H), ctx)
+                      : band::makePlan<T>(H, W, band::stagesOf(op, seg, W, H), ctx);
+    if (plan.global())  // the launch's bound on its working arrays
+        bytes += 2 * static_cast<std::size_t>(ctx.multiprocessors()) * plan.params.arrayBytesPerBlock;
+    return bytes;
+}
+
 #define LS_INSTANTIATE(T)                                                                                   \
     template void lineMorphDevice<T>(MorphOp, DeviceImageView<const T>, DeviceImageView<T>, const LineFamily&, \
-                                     Segment, LineAlgorithm, CudaContext&);
+                                     Segment, LineAlgorithm, CudaContext&);                                  \
+    template std::size_t lineMorphDeviceBytes<T>(MorphOp, const LineFamily&, Segment, LineAlgorithm, CudaContext&);
 LS_INSTANTIATE(std::uint8_t)
 LS_INSTANTIATE(std::uint16_t)
 LS_INSTANTIATE(float)

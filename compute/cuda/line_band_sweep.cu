@@ -134,42 +134,42 @@ struct LayoutAngles {
     int maxItems = 0;
 };
 
-}  // namespace
+// How a sweep of a width × height image runs, and the device memory it reserves.
+struct SweepPlan {
+    band::Stages st;
+    LayoutAngles sets[2];
+    int maxItems = 0;
+    std::size_t slotPixels = 0, bestBytes = 0, argBytes = 0, partialCount = 0;
+    std::size_t bytes = 0;  // every buffer sweepDevice reserves (the source is the caller's)
+};
 
 template <class T>
-DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepRequest& req, CudaContext& ctx) {
-    checkRequest(req);
-    const int W = src.width, H = src.height, N = req.angles.count;
-    // Short segments: the tile sweep. LINESCOPE_SWEEP_KERNEL=band keeps the band kernel (the
-    // tests run both; the benchmarks compare them).
-    const char* kernelChoice = std::getenv("LINESCOPE_SWEEP_KERNEL");
-    if (!kernelChoice || std::strcmp(kernelChoice, "band") != 0) {
-        const TileShape shape = tileShapeFor<T>(req, W, H, ctx);
-        if (shape.side > 0) return tileSweep<T>(src, req, shape, ctx);
-    }
-    const band::Stages st = band::stagesOf(req.op, segmentOf(req.length), W, H);
+SweepPlan planSweep(int W, int H, const SweepRequest& req, const ZoneFrame& frame, CudaContext& ctx) {
+    SweepPlan p;
+    const int N = req.angles.count;
+    p.st = band::stagesOf(req.op, segmentOf(req.length), W, H);
 
     // [0]: y-major angles on the image; [1]: x-major angles on the transposed image.
-    LayoutAngles sets[2];
-    sets[0].plan = band::makePlan<T>(W, H, st, ctx);
-    sets[1].plan = band::makePlan<T>(H, W, st, ctx);
+    LayoutAngles(&sets)[2] = p.sets;
+    sets[0].plan = band::makePlan<T>(W, H, p.st, ctx);
+    sets[1].plan = band::makePlan<T>(H, W, p.st, ctx);
+    int itemsBound = 0;  // one band more than any phase of a zone can make (the memory estimate)
     for (int k = 0; k < N; ++k) {
-        const LineFamily fam = lineFamily(req.angles.angle(k), W, H);
+        const LineFamily fam = stripFamily(lineFamily(req.angles.angle(k), W, H), frame.originY, H);
         LayoutAngles& set = sets[fam.yMajor ? 0 : 1];
         set.jobs.push_back(band::makeJob(band::asYMajor(fam), set.plan, k, 0, false));
         set.maxItems = std::max(set.maxItems, band::itemsOf(set.jobs.back()));
+        itemsBound = std::max(itemsBound, (set.jobs.back().bands + 1) * set.jobs.back().zones);
     }
-    const int maxItems = std::max(sets[0].maxItems, sets[1].maxItems);
+    p.maxItems = std::max(sets[0].maxItems, sets[1].maxItems);
 
     // Enough angles side by side to give every multiprocessor several blocks, as far as
-    // memory allows: each slot is a full set of accumulators.
-    const std::size_t slotPixels = static_cast<std::size_t>(W) * H;
-    if (slotPixels >= (std::size_t(1) << 31))
-        throw Error("the GPU sweep takes images of fewer than 2^31 pixels (this one has " + std::to_string(slotPixels) +
-                    "): use the CPU backend");
-    const std::size_t slotBytes = slotPixels * (2 * sizeof(T) + sizeof(std::uint16_t));
+    // memory (and the device memory cap) allows: each slot is a full set of accumulators.
+    p.slotPixels = static_cast<std::size_t>(W) * H;
+    const std::size_t slotBytes = p.slotPixels * (2 * sizeof(T) + sizeof(std::uint16_t));
     std::size_t freeBytes = 0, totalBytes = 0;
     LS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+    const std::size_t room = std::min(freeBytes, CudaContext::capLeft());
     for (LayoutAngles& set : sets) {
         const int count = static_cast<int>(set.jobs.size());
         if (count == 0) continue;
@@ -179,16 +179,62 @@ DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepReques
         set.slots = static_cast<int>(
             std::min<long long>(kSweepMaxSlots, (kSweepBlocksPerSM * ctx.multiprocessors() + perAngle - 1) / perAngle));
         set.slots = std::clamp(set.slots, 1, count);
-        while (set.slots > 1 && set.slots * slotBytes > freeBytes / 8) --set.slots;
+        while (set.slots > 1 && set.slots * slotBytes > room / 8) --set.slots;
     }
-    const int slots = sets[0].slots + sets[1].slots;
+    const std::size_t planes = p.slotPixels * static_cast<std::size_t>(sets[0].slots + sets[1].slots);
+    p.bestBytes = band::alignUp(planes * sizeof(T), 256);
+    p.argBytes = band::alignUp(planes * sizeof(std::uint16_t), 256);
+    p.partialCount = static_cast<std::size_t>(N) * p.maxItems;
 
-    const std::size_t planes = slotPixels * static_cast<std::size_t>(slots);
-    const std::size_t bestBytes = band::alignUp(planes * sizeof(T), 256);
-    const std::size_t argBytes = band::alignUp(planes * sizeof(std::uint16_t), 256);
-    const std::size_t partialCount = static_cast<std::size_t>(N) * maxItems;
-    const std::size_t imageBytes = devicePitch(std::max(W, H), sizeof(T)) * std::max(W, H);
-    ctx.requireDeviceMemory(2 * bestBytes + argBytes + partialCount * sizeof(SumOf<T>) + 5 * imageBytes, "this sweep");
+    p.bytes = 2 * p.bestBytes + p.argBytes + static_cast<std::size_t>(N) * itemsBound * sizeof(SumOf<T>) +
+              3 * devicePitch(W, sizeof(T)) * H + devicePitch(W, sizeof(std::uint16_t)) * H +
+              N * (sizeof(double) + sizeof(std::int64_t));
+    if (!sets[1].jobs.empty()) p.bytes += devicePitch(H, sizeof(T)) * W;  // the transposed image
+    for (const LayoutAngles& set : sets)
+        if (!set.jobs.empty() && set.plan.global())  // the launch's bound on its working arrays
+            p.bytes += 2 * static_cast<std::size_t>(ctx.multiprocessors()) * set.slots * set.plan.params.arrayBytesPerBlock;
+    return p;
+}
+
+// Short segments go to the tile sweep unless LINESCOPE_SWEEP_KERNEL=band (the tests run
+// both kernels; the benchmarks compare them).
+template <class T>
+TileShape tileShape(const SweepRequest& req, int W, int H, const CudaContext& ctx) {
+    const char* kernelChoice = std::getenv("LINESCOPE_SWEEP_KERNEL");
+    if (kernelChoice && std::strcmp(kernelChoice, "band") == 0) return {};
+    return tileShapeFor<T>(req, W, H, ctx);
+}
+
+// Slot planes are indexed with 32 bits in the kernel.
+bool fitsSlotIndex(int W, int H) { return static_cast<std::size_t>(W) * H < (std::size_t(1) << 31); }
+
+}  // namespace
+
+template <class T>
+std::size_t sweepDeviceBytes(int width, int height, const SweepRequest& req, CudaContext& ctx) {
+    checkRequest(req);
+    if (const TileShape shape = tileShape<T>(req, width, height, ctx); shape.side > 0)
+        return tileSweepBytes<T>(req, width, height, shape, ctx);
+    if (!fitsSlotIndex(width, height)) return SIZE_MAX;  // zones make it fit
+    return planSweep<T>(width, height, req, ZoneFrame{}, ctx).bytes;
+}
+
+template <class T>
+DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepRequest& req, CudaContext& ctx,
+                                 const ZoneFrame& frame) {
+    checkRequest(req);
+    const int W = src.width, H = src.height, N = req.angles.count;
+    if (const TileShape shape = tileShape<T>(req, W, H, ctx); shape.side > 0) return tileSweep<T>(src, req, shape, ctx, frame);
+    if (!fitsSlotIndex(W, H))
+        throw Error("the GPU sweep takes images of fewer than 2^31 pixels at once (this one has " +
+                    std::to_string(static_cast<std::size_t>(W) * H) + "): use the CPU backend");
+    const SweepPlan p = planSweep<T>(W, H, req, frame, ctx);
+    const band::Stages& st = p.st;
+    const LayoutAngles(&sets)[2] = p.sets;
+    const int maxItems = p.maxItems;
+    const std::size_t slotPixels = p.slotPixels, bestBytes = p.bestBytes, argBytes = p.argBytes;
+    const std::size_t partialCount = p.partialCount;
+    ctx.requireDeviceMemory(p.bytes, "this sweep");
 
     auto* acc = static_cast<unsigned char*>(ctx.buffer(BufferSlot::Accumulators).reserve(2 * bestBytes + argBytes));
     band::FoldTargets<T> fold;
@@ -214,6 +260,9 @@ DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepReques
             const int firstSlot = layout == 0 ? 0 : sets[0].slots;
             for (int k0 = 0; k0 < count; k0 += set.slots) {
                 band::Params prm = set.plan.params;
+                // A zone's spectrum counts its kept rows: t on the image, u on the transposed image.
+                (layout == 0 ? prm.keepT0 : prm.keepU0) = frame.keepBegin;
+                (layout == 0 ? prm.keepT1 : prm.keepU1) = frame.keepEnd;
                 const int n = std::min(set.slots, count - k0);
                 for (int s = 0; s < n; ++s) {
                     prm.jobs[s] = set.jobs[k0 + s];
@@ -243,8 +292,10 @@ DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepReques
     return r;
 }
 
-#define LS_INSTANTIATE(T) \
-    template DeviceSweepResult<T> sweepDevice<T>(DeviceImageView<const T>, const SweepRequest&, CudaContext&);
+#define LS_INSTANTIATE(T)                                                                                   \
+    template DeviceSweepResult<T> sweepDevice<T>(DeviceImageView<const T>, const SweepRequest&, CudaContext&, \
+                                                 const ZoneFrame&);                                          \
+    template std::size_t sweepDeviceBytes<T>(int, int, const SweepRequest&, CudaContext&);
 LS_INSTANTIATE(std::uint8_t)
 LS_INSTANTIATE(std::uint16_t)
 LS_INSTANTIATE(float)

@@ -47,7 +47,7 @@ using u64 = unsigned long long;
 
 constexpr int kBlock = 128;                            // threads per block: a multiple of the warp
 constexpr unsigned kSharedEntriesPerThread = 16;       // 128 bytes of shared memory per thread
-constexpr std::size_t kSpillBudget = std::size_t(256) << 20;  // global rings of all threads in flight
+constexpr std::size_t kSpillBudget = std::size_t(256) << 20;  // global rings of all threads in flight (at most)
 constexpr int kMaxZones = 32;
 // Positions along a padded line are ints: up to 5 line lengths are formed (padding and latency).
 constexpr int kMaxMajorLength = 1 << 28;
@@ -188,6 +188,7 @@ struct KernelParams {
     long long lines = 0;   // lines of the family
     long long items = 0;   // lines × zones
     int slope = 0;         // S
+    int phase = static_cast<int>(kLinePhase);  // off's rounding constant (zones: pixel_rules.h)
     int major = 0;         // M: the length of the major axis
     int minor = 0;         // m
     int segA = 0, segB = 0;
@@ -197,7 +198,7 @@ struct KernelParams {
 };
 
 // LineFamily::extent, step for step: the in-image range [t0, t1] of line c (t0 > t1: none).
-LS_QUEUE_HD void lineExtent(long long c, int slope, int n, int m, int& t0, int& t1) {
+LS_QUEUE_HD void lineExtent(long long c, int slope, int phase, int n, int m, int& t0, int& t1) {
     t0 = 0;
     t1 = -1;
     if (n <= 0 || m <= 0) return;
@@ -210,7 +211,7 @@ LS_QUEUE_HD void lineExtent(long long c, int slope, int n, int m, int& t0, int& 
     long long lo = 0, hi = n;
     while (lo < hi) {
         const long long mid = lo + (hi - lo) / 2;
-        const long long u = c + lineOffset(mid, slope);
+        const long long u = c + lineOffset(mid, slope, phase);
         if (rising ? u >= 0 : u < m) hi = mid; else lo = mid + 1;
     }
     const long long first = lo;
@@ -218,12 +219,12 @@ LS_QUEUE_HD void lineExtent(long long c, int slope, int n, int m, int& t0, int& 
     hi = n;
     while (lo < hi) {
         const long long mid = lo + (hi - lo) / 2;
-        const long long u = c + lineOffset(mid, slope);
+        const long long u = c + lineOffset(mid, slope, phase);
         if (rising ? u >= m : u < 0) hi = mid; else lo = mid + 1;
     }
     const long long last = lo - 1;
     if (first > last) return;
-    const long long u0 = c + lineOffset(first, slope);
+    const long long u0 = c + lineOffset(first, slope, phase);
     if (u0 < 0 || u0 >= m) return;
     t0 = static_cast<int>(first);
     t1 = static_cast<int>(last);
@@ -245,7 +246,7 @@ LS_QUEUE_HD bool makeSpan(const KernelParams& p, long long item, Span& sp) {
     sp.line = p.firstLine + item % p.lines;
     const int zone = static_cast<int>(item / p.lines);
     int t0, t1;
-    lineExtent(sp.line, p.slope, p.major, p.minor, t0, t1);
+    lineExtent(sp.line, p.slope, p.phase, p.major, p.minor, t0, t1);
     if (t0 > t1) return false;
     // A window longer than the line covers all of it: clamping changes nothing (as on the CPU).
     const int n = t1 - t0 + 1;
@@ -286,8 +287,9 @@ struct LineIO {
     std::size_t outPitch;
     long long line;
     int slope;
+    int phase;
 
-    LS_QUEUE_HD int minorAt(int t) const { return static_cast<int>(line + lineOffset(t, slope)); }
+    LS_QUEUE_HD int minorAt(int t) const { return static_cast<int>(line + lineOffset(t, slope, phase)); }
     LS_QUEUE_HD const T* srcPixel(int t, int u) const {
         if constexpr (YMajor) return reinterpret_cast<const T*>(src + static_cast<std::size_t>(t) * srcPitch) + u;
         else return reinterpret_cast<const T*>(src + static_cast<std::size_t>(u) * srcPitch) + t;
@@ -442,7 +444,7 @@ __global__ void __launch_bounds__(kBlock)
     for (long long item = gid; item < p.items; item += p.threads) {
         Span sp;
         if (!makeSpan<K>(p, item, sp)) continue;
-        const LineIO<T, YMajor, TopHat> io{src, srcPitch, out, outPitch, sp.line, p.slope};
+        const LineIO<T, YMajor, TopHat> io{src, srcPitch, out, outPitch, sp.line, p.slope, p.phase};
         runSpan<T, K>(sp, io, q[0], q[1]);
     }
 }
@@ -494,10 +496,11 @@ struct Plan {
 // Zones (§5.1, rules 2 and 3 of §5.4): enough items to fill the GPU, but zones at least 2λ long
 // so that the 2(λ−1) samples they re-read stay a fraction of their work.
 template <class T>
-Plan planLaunch(Kind kind, const LineFamily& fam, Segment seg, long long residentThreads) {
+Plan planLaunch(Kind kind, const LineFamily& fam, Segment seg, long long residentThreads, std::size_t spillBudget) {
     Plan plan;
     KernelParams& p = plan.params;
     p.slope = fam.slope;
+    p.phase = fam.phase;
     p.major = fam.majorLength();
     p.minor = fam.minorLength();
     p.segA = seg.a;
@@ -529,7 +532,7 @@ Plan planLaunch(Kind kind, const LineFamily& fam, Segment seg, long long residen
     p.threads = std::min<long long>(p.items, 1ll << 30);
     if (p.globalSlots > p.sharedSlots) {
         const std::size_t perThread = static_cast<std::size_t>(plan.deques) * p.globalSlots * sizeof(u64);
-        p.threads = std::min<long long>(p.threads, std::max<std::size_t>(1, kSpillBudget / perThread));
+        p.threads = std::min<long long>(p.threads, std::max<std::size_t>(1, spillBudget / perThread));
         plan.spillBytes = static_cast<std::size_t>(p.threads) * perThread;
     }
     plan.blocks = (p.threads + kBlock - 1) / kBlock;
@@ -572,6 +575,29 @@ void launchTranspose(DeviceImageView<const T> t, DeviceImageView<const T> src, D
     LS_CUDA_CHECK_LAUNCH(transposeKernel);
 }
 
+// The kernel's work: erosion and dilation stream one queue; openings and closings two
+// (FIFO) or a stack.
+Kind kindOf(LineAlgorithm algorithm, MorphOp op) {
+    const bool fifo = algorithm == LineAlgorithm::Fifo;
+    switch (op) {
+    case MorphOp::Erode: return Kind::Erode;
+    case MorphOp::Dilate: return Kind::Dilate;
+    case MorphOp::Open:
+    case MorphOp::TopHat: return fifo ? Kind::FifoOpen : Kind::StackOpen;
+    case MorphOp::Close: return fifo ? Kind::FifoClose : Kind::StackClose;
+    }
+    return Kind::Erode;
+}
+
+// Every thread the device holds at once; spilled queues within a quarter of the memory a
+// call may use (the device memory cap included), and never more than kSpillBudget.
+template <class T>
+Plan planFor(Kind kind, const LineFamily& family, Segment seg, CudaContext& ctx) {
+    const long long resident =
+        static_cast<long long>(ctx.multiprocessors()) * ctx.properties().maxThreadsPerMultiProcessor;
+    return planLaunch<T>(kind, family, seg, resident, std::min(kSpillBudget, ctx.availableDeviceMemory(false) / 4));
+}
+
 #undef LS_QUEUE_HD
 
 }  // namespace queue
@@ -592,20 +618,9 @@ void queueLineMorph(LineAlgorithm algorithm, MorphOp op, DeviceImageView<const T
         throw Error("the kernels of Karas et al. take lines of at most " + std::to_string(kMaxMajorLength) +
                     " pixels (got " + std::to_string(family.majorLength()) + ")");
 
-    const bool fifo = algorithm == LineAlgorithm::Fifo;
-    Kind kind = Kind::Erode;
-    switch (op) {
-    case MorphOp::Erode: kind = Kind::Erode; break;
-    case MorphOp::Dilate: kind = Kind::Dilate; break;
-    case MorphOp::Open:
-    case MorphOp::TopHat: kind = fifo ? Kind::FifoOpen : Kind::StackOpen; break;
-    case MorphOp::Close: kind = fifo ? Kind::FifoClose : Kind::StackClose; break;
-    }
+    const Kind kind = kindOf(algorithm, op);
     const bool topHat = op == MorphOp::TopHat;
-
-    const long long resident =
-        static_cast<long long>(ctx.multiprocessors()) * ctx.properties().maxThreadsPerMultiProcessor;
-    const Plan plan = planLaunch<T>(kind, family, seg, resident);
+    const Plan plan = planFor<T>(kind, family, seg, ctx);
     if (plan.params.items <= 0) return;
     if (plan.sharedBytes > std::min<std::size_t>(ctx.sharedMemoryPerBlock(), 48 * 1024))
         throw Error("queueLineMorph: the queues need more shared memory than a block has");
@@ -627,6 +642,18 @@ void queueLineMorph(LineAlgorithm algorithm, MorphOp op, DeviceImageView<const T
     if (!family.yMajor) launchTranspose<T>(out, src, dst, topHat, stream);
 }
 
+template <class T>
+std::size_t queueLineMorphBytes(LineAlgorithm algorithm, MorphOp op, const LineFamily& family, Segment seg,
+                                CudaContext& ctx) {
+    const queue::Plan plan = queue::planFor<T>(queue::kindOf(algorithm, op), family, seg, ctx);
+    const std::size_t transposed =
+        family.yMajor ? 0 : devicePitch(family.height, sizeof(T)) * static_cast<std::size_t>(family.width);
+    return plan.spillBytes + transposed;
+}
+
+template std::size_t queueLineMorphBytes<std::uint8_t>(LineAlgorithm, MorphOp, const LineFamily&, Segment, CudaContext&);
+template std::size_t queueLineMorphBytes<std::uint16_t>(LineAlgorithm, MorphOp, const LineFamily&, Segment, CudaContext&);
+template std::size_t queueLineMorphBytes<float>(LineAlgorithm, MorphOp, const LineFamily&, Segment, CudaContext&);
 template void queueLineMorph<std::uint8_t>(LineAlgorithm, MorphOp, DeviceImageView<const std::uint8_t>,
                                            DeviceImageView<std::uint8_t>, const LineFamily&, Segment, CudaContext&);
 template void queueLineMorph<std::uint16_t>(LineAlgorithm, MorphOp, DeviceImageView<const std::uint16_t>,

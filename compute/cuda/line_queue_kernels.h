@@ -22,5 +22,10 @@ namespace linescope::cuda {
 template <class T>
 void queueLineMorph(LineAlgorithm algorithm, MorphOp op, DeviceImageView<const T> src, DeviceImageView<T> dst,
                     const LineFamily& family, Segment seg, CudaContext& ctx);
+// The device memory queueLineMorph takes beyond src and dst: the spilled queues (at most a
+// quarter of what is available) and, for x-major families, the transposed output.
+template <class T>
+std::size_t queueLineMorphBytes(LineAlgorithm algorithm, MorphOp op, const LineFamily& family, Segment seg,
+                                CudaContext& ctx);
 
 }  // namespace linescope::cuda

@@ -45,6 +45,7 @@ struct TileParams {
     Window w1, w2;
     int anglesPerGroup = 0, angleCount = 0;
     int batches = 0;     // warps of lines an angle has at most over a square
+    int keepBegin = 0, keepEnd = INT_MAX;  // rows whose pixels count in the spectrum (a zone's kept rows)
     int firstAngle = 0;  // the sweep's index of angles[0]
     int firstGroup = 0;  // the plane set of blockIdx.y = 0
     int partialsPerAngle = 0;
@@ -151,7 +152,8 @@ __global__ void __launch_bounds__(kTileThreads) tileSweepKernel(DeviceImageView<
                     foldMin(keys + i, Keys::key(v, k));
                     atomicMax(other + i, Keys::ordered(v));
                 }
-                sum += static_cast<ThreadSum<T>>(v);
+                const int y = a.yMajor ? t : s.c + off;
+                if (y >= prm.keepBegin && y < prm.keepEnd) sum += static_cast<ThreadSum<T>>(v);
             });
         SpectrumSum<T> total = sum;
         for (int d = 16; d > 0; d >>= 1) total += __shfl_down_sync(0xffffffffu, total, d);
@@ -281,53 +283,86 @@ TileShape tileShapeFor(const SweepRequest& req, int width, int height, const Cud
     return shape;
 }
 
-template <class T>
-DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest& req, const TileShape& shape,
-                               CudaContext& ctx) {
-    const int W = src.width, H = src.height, N = req.angles.count;
-    const StageWindows st = tile::stageWindows(req.op, req.length, W, H);
-    const int side = shape.side, threads = shape.threads;
-    const int scratch = st.w1.length() + (st.twoStage ? st.w2.length() : 1);
-    const Layout l = layoutOf<T>(side, std::max(st.reachLeft(), st.reachRight()), scratch, threads);
+namespace {
 
-    const int squaresX = (W + side - 1) / side, squaresY = (H + side - 1) / side;
-    const int squares = squaresX * squaresY;
-    const int batches = (2 * side + 2 + 31) / 32;  // lines crossing a square: at most side · (1 + |slope|) + 2
+// How a tile sweep of a width × height image runs, and the device memory it reserves.
+struct TilePlan {
+    StageWindows st;
+    Layout layout{};
+    int squaresX = 0, squares = 0, batches = 0, anglesPerGroup = 0, groups = 0, partialsPerAngle = 0;
+    std::size_t planePixels = 0, bestBytes = 0, argBytes = 0, partialBytes = 0;
+    std::size_t bytes = 0;
+};
+
+template <class T>
+TilePlan planTileSweep(const SweepRequest& req, int W, int H, const TileShape& shape, const CudaContext& ctx) {
+    TilePlan p;
+    const int N = req.angles.count;
+    p.st = tile::stageWindows(req.op, req.length, W, H);
+    const int side = shape.side, threads = shape.threads;
+    const int scratch = p.st.w1.length() + (p.st.twoStage ? p.st.w2.length() : 1);
+    p.layout = layoutOf<T>(side, std::max(p.st.reachLeft(), p.st.reachRight()), scratch, threads);
+    p.squaresX = (W + side - 1) / side;
+    p.squares = p.squaresX * ((H + side - 1) / side);
+    p.batches = (2 * side + 2 + 31) / 32;  // lines crossing a square: at most side · (1 + |slope|) + 2
     // Groups of angles: a block's time grows with its angles, plus about three angles' worth
     // for loading its square and writing its planes, so the sweep takes about
     // (waves of blocks) × (angles a group + 3); pick the count of groups that makes this least.
-    const long long slots = static_cast<long long>(blocksPerMultiprocessor(l.total, threads, ctx)) * ctx.multiprocessors();
+    const long long slots =
+        static_cast<long long>(blocksPerMultiprocessor(p.layout.total, threads, ctx)) * ctx.multiprocessors();
     const int launchAngles = std::min(N, kMaxTileAngles);
     int groupsPerLaunch = 1;
     long long bestCost = -1;
     for (int g = 1; g <= std::min(launchAngles, 64); ++g) {
-        const long long waves = (static_cast<long long>(squares) * g + slots - 1) / slots;
+        const long long waves = (static_cast<long long>(p.squares) * g + slots - 1) / slots;
         const long long cost = waves * ((launchAngles + g - 1) / g + 3);
         if (bestCost < 0 || cost < bestCost) {
             bestCost = cost;
             groupsPerLaunch = g;
         }
     }
-    const int anglesPerGroup = (launchAngles + groupsPerLaunch - 1) / groupsPerLaunch;
-    int groups = 0;
+    p.anglesPerGroup = (launchAngles + groupsPerLaunch - 1) / groupsPerLaunch;
     for (int k0 = 0; k0 < N; k0 += kMaxTileAngles)
-        groups += (std::min(kMaxTileAngles, N - k0) + anglesPerGroup - 1) / anglesPerGroup;
+        p.groups += (std::min(kMaxTileAngles, N - k0) + p.anglesPerGroup - 1) / p.anglesPerGroup;
 
-    const std::size_t planePixels = static_cast<std::size_t>(W) * H;
-    const std::size_t planes = planePixels * groups;
+    p.planePixels = static_cast<std::size_t>(W) * H;
+    const std::size_t planes = p.planePixels * p.groups;
     auto alignUp = [](std::size_t v) { return (v + 255) / 256 * 256; };
-    const std::size_t bestBytes = alignUp(planes * sizeof(T)), argBytes = alignUp(planes * sizeof(std::uint16_t));
-    const int partialsPerAngle = squares * batches;
-    const std::size_t partialBytes = static_cast<std::size_t>(N) * partialsPerAngle * sizeof(SpectrumSum<T>);
-    const std::size_t resultBytes = 4 * devicePitch(W, sizeof(T)) * H;
-    ctx.requireDeviceMemory(2 * bestBytes + argBytes + partialBytes + resultBytes, "this sweep");
+    p.bestBytes = alignUp(planes * sizeof(T));
+    p.argBytes = alignUp(planes * sizeof(std::uint16_t));
+    p.partialsPerAngle = p.squares * p.batches;
+    p.partialBytes = static_cast<std::size_t>(N) * p.partialsPerAngle * sizeof(SpectrumSum<T>);
+    p.bytes = 2 * p.bestBytes + p.argBytes + p.partialBytes + 3 * devicePitch(W, sizeof(T)) * H +
+              devicePitch(W, sizeof(std::uint16_t)) * H + N * (sizeof(double) + sizeof(std::int64_t));
+    return p;
+}
+
+}  // namespace
+
+template <class T>
+std::size_t tileSweepBytes(const SweepRequest& req, int width, int height, const TileShape& shape,
+                           const CudaContext& ctx) {
+    return planTileSweep<T>(req, width, height, shape, ctx).bytes;
+}
+
+template <class T>
+DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest& req, const TileShape& shape,
+                               CudaContext& ctx, const ZoneFrame& frame) {
+    const int W = src.width, H = src.height, N = req.angles.count;
+    const TilePlan p = planTileSweep<T>(req, W, H, shape, ctx);
+    const StageWindows& st = p.st;
+    const Layout& l = p.layout;
+    const int side = shape.side, threads = shape.threads, squares = p.squares, groups = p.groups;
+    const int anglesPerGroup = p.anglesPerGroup, partialsPerAngle = p.partialsPerAngle;
+    const std::size_t bestBytes = p.bestBytes, argBytes = p.argBytes, partialBytes = p.partialBytes;
+    ctx.requireDeviceMemory(p.bytes, "this sweep");
 
     GroupPlanes<T> gp;
     auto* acc = static_cast<unsigned char*>(ctx.buffer(BufferSlot::Accumulators).reserve(2 * bestBytes + argBytes));
     gp.best = reinterpret_cast<T*>(acc);
     gp.other = reinterpret_cast<T*>(acc + bestBytes);
     gp.arg = reinterpret_cast<std::uint16_t*>(acc + 2 * bestBytes);
-    gp.planePixels = planePixels;
+    gp.planePixels = p.planePixels;
     gp.partials = ctx.buffer(BufferSlot::Partials).as<SpectrumSum<T>>(static_cast<std::size_t>(N) * partialsPerAngle);
     LS_CUDA_CHECK(cudaMemsetAsync(gp.partials, 0, partialBytes, ctx.stream()));
 
@@ -336,13 +371,15 @@ DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest&
     prm.height = H;
     prm.side = side;
     prm.margin = std::max(st.reachLeft(), st.reachRight());
-    prm.squaresX = squaresX;
+    prm.squaresX = p.squaresX;
     prm.inPitch = l.inPitch;
     prm.accPitch = l.accPitch;
     prm.offKeys = static_cast<int>(l.offKeys);
     prm.offOther = static_cast<int>(l.offOther);
     prm.offScratch = static_cast<int>(l.offScratch);
-    prm.batches = batches;
+    prm.batches = p.batches;
+    prm.keepBegin = frame.keepBegin;
+    prm.keepEnd = frame.keepEnd;
     prm.w1 = st.w1;
     prm.w2 = st.twoStage ? st.w2 : Window{};
     prm.anglesPerGroup = anglesPerGroup;
@@ -359,8 +396,9 @@ DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest&
             prm.firstAngle = k0;
             prm.firstGroup = firstGroup;
             for (int j = 0; j < prm.angleCount; ++j) {
-                const LineFamily fam = lineFamily(req.angles.angle(k0 + j), W, H);
-                prm.angles[j] = TileAngle{fam.slope, 32768, fam.yMajor ? 1 : 0};
+                // A zone draws the whole image's lines (stripFamily: the phase of its first row).
+                const LineFamily fam = stripFamily(lineFamily(req.angles.angle(k0 + j), W, H), frame.originY, H);
+                prm.angles[j] = TileAngle{fam.slope, static_cast<std::int32_t>(fam.phase), fam.yMajor ? 1 : 0};
             }
             const int launchGroups = (prm.angleCount + anglesPerGroup - 1) / anglesPerGroup;
             const dim3 grid(static_cast<unsigned>(squares), static_cast<unsigned>(launchGroups));
@@ -392,8 +430,9 @@ DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest&
 
 #define LS_INSTANTIATE(T)                                                                                          \
     template TileShape tileShapeFor<T>(const SweepRequest&, int, int, const CudaContext&);                         \
+    template std::size_t tileSweepBytes<T>(const SweepRequest&, int, int, const TileShape&, const CudaContext&);  \
     template DeviceSweepResult<T> tileSweep<T>(DeviceImageView<const T>, const SweepRequest&, const TileShape&,  \
-                                               CudaContext&);
+                                               CudaContext&, const ZoneFrame&);
 LS_INSTANTIATE(std::uint8_t)
 LS_INSTANTIATE(std::uint16_t)
 LS_INSTANTIATE(float)

@@ -21,9 +21,16 @@ struct TileShape {
 template <class T>
 TileShape tileShapeFor(const SweepRequest& req, int width, int height, const CudaContext& ctx);
 
-// The sweep of `req` over src with the tile kernel; `shape` from tileShapeFor (side > 0).
+// The device memory tileSweep reserves for such a sweep (the source is the caller's).
+template <class T>
+std::size_t tileSweepBytes(const SweepRequest& req, int width, int height, const TileShape& shape,
+                           const CudaContext& ctx);
+
+// The sweep of `req` over src with the tile kernel; `shape` from tileShapeFor (side > 0). A
+// zone (zones.h) passes its frame: its lines are the whole image's, and only its kept rows
+// count in the spectrum.
 template <class T>
 DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest& req, const TileShape& shape,
-                               CudaContext& ctx);
+                               CudaContext& ctx, const ZoneFrame& frame = {});
 
 }  // namespace linescope::cuda

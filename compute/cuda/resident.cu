@@ -2,12 +2,14 @@
 
 #include "compute/cuda/contours_device.h"
 #include "compute/cuda/cuda_line_api.h"
+#include "compute/cuda/zones.h"
 #include "compute/line_geometry.h"
 #include "compute/pixel_rules.h"
 
 #include <cub/block/block_reduce.cuh>
 #include <cuda/functional>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -167,26 +169,31 @@ ResidentSweep sweepResidentT(const ResidentImage& srcImage, const SweepRequest& 
     for (int k0 = 0; k0 < total; k0 += chunk) {
         SweepRequest part = req;
         part.angles = AngleSet{req.angles.angle(k0), req.angles.step, std::min(chunk, total - k0)};
-        const DeviceSweepResult<T> d = sweepDevice<T>(src, part, ctx);
-        if (k0 == 0) {
-            copyPlane<T>(d.sup, sup->view<T>(), s);
-            copyPlane<T>(d.inf, inf->view<T>(), s);
-            copyPlane<T>(d.strength, strength->view<T>(), s);
-            copyPlane<std::uint16_t>(d.argIndex, arg->view<std::uint16_t>(), s);
-        } else {
-            foldChunk<T><<<gridFor(W, H), kBlock, 0, s>>>(sup->view<T>(), inf->view<T>(), arg->view<std::uint16_t>(),
-                                                          d.sup, d.inf, d.argIndex, k0, bySup);
-            LS_CUDA_CHECK_LAUNCH("foldChunk");
-        }
-        CudaContext::countHostTraffic((sizeof(double) + (d.spectrumExact ? sizeof(std::int64_t) : 0)) * d.count);
-        LS_CUDA_CHECK(cudaMemcpyAsync(r.spectrum.data() + k0, d.spectrum, sizeof(double) * d.count,
-                                      cudaMemcpyDeviceToHost, s));
-        if (d.spectrumExact)
-            LS_CUDA_CHECK(cudaMemcpyAsync(r.spectrumExact.data() + k0, d.spectrumExact,
-                                          sizeof(std::int64_t) * d.count, cudaMemcpyDeviceToHost, s));
-        // The chunk's slots are reused by the next one and the spectrum lands in host memory:
-        // wait for this chunk before the next checkpoint (which may end the sweep).
-        ctx.synchronize();
+        // In zones when the chunk's working memory does not fit beside the resident planes:
+        // each strip a view of the source, its kept rows copied (first chunk) or folded.
+        const std::vector<Strip> strips = zones::sweepStrips<T>(W, H, part, zones::Input::Device, ctx);
+        const zones::Spectrum spectrum = zones::sweep<T>(
+            strips, part, [&](const Strip& z) { return zones::rowsOf(src, z.loadBegin, z.loadEnd); },
+            [&](const Strip& z, const zones::KeptSweep<T>& d) {
+                auto rows = [&](auto& plane, auto tag) {
+                    return zones::rowsOf(plane->template view<decltype(tag)>(), z.keepBegin, z.keepEnd);
+                };
+                if (k0 == 0) {
+                    copyPlane<T>(d.sup, rows(sup, T{}), s);
+                    copyPlane<T>(d.inf, rows(inf, T{}), s);
+                    copyPlane<T>(d.strength, rows(strength, T{}), s);
+                    copyPlane<std::uint16_t>(d.argIndex, rows(arg, std::uint16_t{}), s);
+                } else {
+                    foldChunk<T><<<gridFor(W, z.keepEnd - z.keepBegin), kBlock, 0, s>>>(
+                        rows(sup, T{}), rows(inf, T{}), rows(arg, std::uint16_t{}), d.sup, d.inf, d.argIndex, k0, bySup);
+                    LS_CUDA_CHECK_LAUNCH("foldChunk");
+                }
+            },
+            ctx);
+        // zones::sweep waited for the chunk (its slots are reused by the next one) before
+        // this checkpoint, which may end the sweep.
+        std::copy(spectrum.values.begin(), spectrum.values.end(), r.spectrum.begin() + k0);
+        std::copy(spectrum.exact.begin(), spectrum.exact.end(), r.spectrumExact.begin() + k0);
         if (step) step(k0 + part.angles.count, total);
     }
     if (chunk < total) {  // the strength of the first chunk alone is stale
@@ -227,6 +234,7 @@ ResidentImage::ResidentImage(PixelType type, int width, int height, CudaContext&
     : type_(type), width_(width), height_(height), pitch_(devicePitch(width, elementSize(type))),
       stream_(ctx.stream()) {
     if (width <= 0 || height <= 0) throw Error("the image is empty");
+    if (bytes() > CudaContext::capLeft()) ctx.refuseDeviceMemory(bytes(), "an image kept on the GPU");
     const cudaError_t status = cudaMallocAsync(&data_, bytes(), stream_);
     if (status == cudaErrorMemoryAllocation) {
         (void)cudaGetLastError();
@@ -236,10 +244,13 @@ ResidentImage::ResidentImage(PixelType type, int width, int height, CudaContext&
                     std::to_string(freeBytes >> 20) + " MiB free");
     }
     LS_CUDA_CHECK(status);
+    CudaContext::countResidentBytes(static_cast<std::ptrdiff_t>(bytes()));  // against the device memory cap
 }
 
 ResidentImage::~ResidentImage() {
-    if (data_) (void)cudaFreeAsync(data_, stream_);
+    if (!data_) return;
+    (void)cudaFreeAsync(data_, stream_);
+    CudaContext::countResidentBytes(-static_cast<std::ptrdiff_t>(bytes()));
 }
 
 template <class T>
@@ -275,7 +286,19 @@ std::shared_ptr<ResidentImage> lineMorphResident(MorphOp op, const ResidentImage
     auto dst = std::make_shared<ResidentImage>(src.type(), src.width(), src.height(), ctx);
     visitPixelType(src.type(), [&](auto tag) {
         using T = decltype(tag);
-        lineMorphDevice<T>(op, src.view<T>(), dst->view<T>(), family, seg, algorithm, ctx);
+        const std::vector<Strip> strips = zones::lineMorphStrips<T>(op, family, seg, algorithm, zones::Input::Device, ctx);
+        if (strips.size() == 1) {  // the whole image at once, straight into dst
+            lineMorphDevice<T>(op, src.view<T>(), dst->view<T>(), family, seg, algorithm, ctx);
+            return;
+        }
+        const DeviceImageView<T> out = dst->view<T>();
+        zones::lineMorph<T>(
+            strips, op, family, seg, algorithm,
+            [&](const Strip& z) { return zones::rowsOf(src.view<T>(), z.loadBegin, z.loadEnd); },
+            [&](const Strip& z, DeviceImageView<const T> kept) {
+                copyPlane<T>(kept, zones::rowsOf(out, z.keepBegin, z.keepEnd), ctx.stream());
+            },
+            ctx);
     });
     ctx.synchronize();
     return dst;

@@ -10,3 +10,4 @@ list(APPEND LINESCOPE_CUDA_SOURCES cuda/classic_vhgw.cu cuda/classic_square.cu c
 list(APPEND LINESCOPE_CUDA_SOURCES cuda/line_queue_kernels.cu)
 list(APPEND LINESCOPE_CUDA_SOURCES cuda/contours_cuda.cu)
 list(APPEND LINESCOPE_CUDA_SOURCES cuda/resident.cu)
+list(APPEND LINESCOPE_CUDA_SOURCES cuda/zones.cu)

@@ -140,33 +140,6 @@ struct SweepKeys {
     static constexpr unsigned kFirstOther = BestIsMax ? ~0u : 0u;
 };
 
-// t ∈ [lo, hi] with off_φ(t) = (t·S + φ) >> 16 ∈ [A, B]; lo > hi when there is none.
-// The phase φ is 2^15 for a whole image (design.md §1); a zone of an image uses its own.
-LINESCOPE_HD inline void offsetInterval(std::int32_t slope, std::int32_t phase, std::int64_t A, std::int64_t B, int& lo,
-                                        int& hi) {
-    const std::int64_t kA = A * 65536 - phase, kB = (B + 1) * 65536 - phase;  // kA ≤ t·S < kB
-    std::int64_t l = lo, h = hi;
-    if (slope > 0) {
-        const std::int64_t a = ceilDiv(kA, slope), b = ceilDiv(kB, slope) - 1;
-        l = a > l ? a : l;
-        h = b < h ? b : h;
-    } else if (slope < 0) {
-        const std::int64_t a = floorDiv(kB, slope) + 1, b = floorDiv(kA, slope);
-        l = a > l ? a : l;
-        h = b < h ? b : h;
-    } else if (!(0 >= kA && 0 < kB)) {
-        l = 1;
-        h = 0;
-    }
-    if (l > h) {
-        lo = 1;
-        hi = 0;
-    } else {
-        lo = static_cast<int>(l);
-        hi = static_cast<int>(h);
-    }
-}
-
 // One angle over one tile, in the family's own coordinates: t along the lines (the major
 // axis), u across them. Line c holds the pixels u = c + off(t).
 struct TileFrame {
@@ -202,13 +175,14 @@ LINESCOPE_HD inline LineSpan lineSpan(const TileFrame& f, int c, int reachLeft, 
     LineSpan s;
     s.c = c;
     const int uLo = f.u0 > 0 ? f.u0 : 0, uHi = (f.u0 + f.un < f.m ? f.u0 + f.un : f.m) - 1;
-    s.ta = f.t0 > 0 ? f.t0 : 0;
-    s.tb = (f.t0 + f.tn < f.n ? f.t0 + f.tn : f.n) - 1;
-    offsetInterval(f.slope, f.phase, static_cast<std::int64_t>(uLo) - c, static_cast<std::int64_t>(uHi) - c, s.ta,
-                   s.tb);
+    offsetRange(f.slope, static_cast<std::int64_t>(uLo) - c, static_cast<std::int64_t>(uHi) - c, f.n, s.ta, s.tb,
+                f.phase);
+    if (s.ta < f.t0) s.ta = f.t0;  // and within the square's rows
+    if (s.tb > f.t0 + f.tn - 1) s.tb = f.t0 + f.tn - 1;
     if (!s.active()) return s;
-    int inLo = 0, inHi = f.n - 1;  // where the line is in the image
-    offsetInterval(f.slope, f.phase, -static_cast<std::int64_t>(c), static_cast<std::int64_t>(f.m) - 1 - c, inLo, inHi);
+    int inLo, inHi;  // where the line is in the image
+    offsetRange(f.slope, -static_cast<std::int64_t>(c), static_cast<std::int64_t>(f.m) - 1 - c, f.n, inLo, inHi,
+                f.phase);
     s.lo = s.ta - reachLeft > inLo ? s.ta - reachLeft : inLo;
     s.hi = s.tb + reachRight < inHi ? s.tb + reachRight : inHi;
     return s;

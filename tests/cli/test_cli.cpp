@@ -971,6 +971,8 @@ private slots:
                                          << QStringList{"--angle-count", "'2.9'"};
         QTest::newRow("threads 1.5") << open + QStringList{"--threads", "1.5", u8, out} << 2
                                      << QStringList{"--threads", "'1.5'"};
+        QTest::newRow("device-memory-cap 12Q") << open + QStringList{"--device-memory-cap", "12Q", u8, out} << 2
+                                               << QStringList{"--device-memory-cap", "'12Q'"};
         QTest::newRow("repeat 2.5") << QStringList{"bench", "--repeat", "2.5"} << 2 << QStringList{"--repeat", "'2.5'"};
         QTest::newRow("length 1e3") << open.mid(0, 1) + QStringList{"--length", "1e3", u8, out} << 2
                                     << QStringList{"--length", "'1e3'"};

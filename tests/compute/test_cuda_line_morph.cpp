@@ -9,6 +9,7 @@
 #include "compute/line_morph.h"
 #include "compute/reference/reference_line_morph.h"
 #include "compute/sweep.h"
+#include "tests/support/cuda_checks.h"
 #include "tests/support/random_images.h"
 
 #include <QtTest>
@@ -29,60 +30,12 @@ const MorphOp kOps[] = {MorphOp::Erode, MorphOp::Dilate, MorphOp::Open, MorphOp:
 const MorphOp kSweepOps[] = {MorphOp::Erode, MorphOp::Dilate, MorphOp::Open, MorphOp::Close};
 const LineAlgorithm kGpuAlgorithms[] = {LineAlgorithm::Auto, LineAlgorithm::Fifo, LineAlgorithm::Stack};
 
-EngineOptions cpu() {
-    EngineOptions o;
-    o.backend = Backend::Cpu;
-    return o;
-}
-EngineOptions gpu(LineAlgorithm a = LineAlgorithm::Auto) {
-    EngineOptions o;
-    o.backend = Backend::Cuda;
-    o.algorithm = a;
-    return o;
-}
-
-std::string num(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.10g", v);
-    return buf;
-}
-
-// Bit-exact: the GPU must return the very bits the CPU returns. The one exception is NaN,
-// which only a float top-hat makes (∞ − ∞ where the opening keeps an infinity): its sign
-// and payload are the processor's (x86 gives −NaN, CUDA +NaN), so NaN matches any NaN.
-template <class T>
-bool sameBits(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>)
-        if (std::isnan(a) && std::isnan(b)) return true;
-    return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
-
-template <class T>
-std::optional<std::string> bitDifference(const Image<T>& want, const Image<T>& got) {
-    if (want.width() != got.width() || want.height() != got.height()) return std::string("size differs");
-    for (int y = 0; y < want.height(); ++y)
-        for (int x = 0; x < want.width(); ++x)
-            if (!sameBits(want.at(x, y), got.at(x, y))) {
-                long long differ = 0;
-                for (int yy = 0; yy < want.height(); ++yy)
-                    for (int xx = 0; xx < want.width(); ++xx) differ += !sameBits(want.at(xx, yy), got.at(xx, yy));
-                return "first difference at (" + std::to_string(x) + ", " + std::to_string(y) + "): expected " +
-                       test::pixelString(want.at(x, y)) + ", got " + test::pixelString(got.at(x, y)) + "; " +
-                       std::to_string(differ) + " of " + std::to_string(want.pixels().size()) + " pixels differ";
-            }
-    return std::nullopt;
-}
-
-class Failures {
-public:
-    void add(const std::string& m) {
-        if (count_++ < 12) qWarning("%s", m.c_str());
-    }
-    int count() const { return count_; }
-
-private:
-    int count_ = 0;
-};
+using test::bitDifference;
+using test::byType;
+using test::cpu;
+using test::Failures;
+using test::gpu;
+using test::num;
 
 template <class T>
 void checkOne(const Image<T>& img, MorphOp op, double angle, int length, LineAlgorithm alg, const char* kind,
@@ -143,41 +96,9 @@ private:
     QByteArray old_;
 };
 
-template <class F>
-void byType(int type, F&& body) {
-    if (type == 0) body(std::uint8_t{});
-    else if (type == 1) body(std::uint16_t{});
-    else body(float{});
-}
-
 template <class T>
 void compareSweeps(const SweepResult<T>& want, const SweepResult<T>& got, const std::string& where, Failures& fails) {
-    if (auto d = bitDifference(want.sup, got.sup)) fails.add(where + ": sup " + *d);
-    if (auto d = bitDifference(want.inf, got.inf)) fails.add(where + ": inf " + *d);
-    if (auto d = bitDifference(want.argIndex, got.argIndex)) fails.add(where + ": argIndex " + *d);
-    if (auto d = bitDifference(want.strength, got.strength)) fails.add(where + ": strength " + *d);
-    if (want.spectrumExact != got.spectrumExact) fails.add(where + ": the exact spectra differ");
-    if (want.spectrum.size() != got.spectrum.size()) {
-        fails.add(where + ": spectrum sizes differ");
-        return;
-    }
-    double absSum = 0;
-    for (std::size_t i = 0; i < want.sup.pixels().size(); ++i)
-        absSum += std::abs(static_cast<double>(want.sup.pixels()[i])) + std::abs(static_cast<double>(want.inf.pixels()[i]));
-    for (std::size_t k = 0; k < want.spectrum.size(); ++k) {
-        const double a = want.spectrum[k], b = got.spectrum[k];
-        // Integer spectra are exact; float ones are double sums in another order: n·ε·Σ|γ|.
-        const bool same = std::is_floating_point_v<T>
-                              ? (a == b || (std::isfinite(a) && std::isfinite(b) &&
-                                            std::abs(a - b) <= static_cast<double>(want.sup.pixels().size()) *
-                                                                   std::numeric_limits<double>::epsilon() * absSum) ||
-                                 (std::isnan(a) && std::isnan(b)))
-                              : a == b;
-        if (!same) {
-            fails.add(where + ": spectrum[" + std::to_string(k) + "] = " + num(b) + ", expected " + num(a));
-            return;
-        }
-    }
+    if (auto d = test::sweepDifference(want, got)) fails.add(where + ": " + *d);
 }
 
 template <class T>

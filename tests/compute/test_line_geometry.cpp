@@ -3,11 +3,13 @@
 #include "compute/image.h"
 #include "compute/line_band_extent.h"
 #include "compute/line_geometry.h"
+#include "compute/pixel_rules.h"
 #include "tests/support/random_images.h"
 
 #include <QtTest>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numbers>
 #include <random>
@@ -181,18 +183,21 @@ private slots:
                                                       : static_cast<std::int32_t>(rng() % 131073) - 65536;
             const int lanes = 1 << (rng() % 6);
             const std::int64_t c0 = static_cast<std::int64_t>(rng() % (2 * (n + m) + 1)) - (n + m);
+            // Half the cases with the phase of a zone (any value in [0, 2^16)).
+            const std::int64_t phase = rng() % 2 ? 32768 : static_cast<std::int64_t>(rng() % 65536);
             int lo = 0, hi = 0;
-            bandExtent(slope, c0, lanes, n, m, lo, hi);
+            bandExtent(slope, c0, lanes, n, m, lo, hi, phase);
             int wantLo = n, wantHi = -1;
             for (int t = 0; t < n; ++t) {
-                const std::int64_t off = (static_cast<std::int64_t>(t) * slope + 32768) >> 16;
+                const std::int64_t off = (static_cast<std::int64_t>(t) * slope + phase) >> 16;
                 if (off >= -(c0 + lanes - 1) && off <= m - 1 - c0) {
                     wantLo = std::min(wantLo, t);
                     wantHi = std::max(wantHi, t);
                 }
             }
             const bool empty = wantHi < wantLo;
-            const std::string ctx = "slope " + std::to_string(slope) + " c0 " + std::to_string(c0) + " lanes " +
+            const std::string ctx = "slope " + std::to_string(slope) + " phase " + std::to_string(phase) + " c0 " +
+                                    std::to_string(c0) + " lanes " +
                                     std::to_string(lanes) + " n " + std::to_string(n) + " m " + std::to_string(m) +
                                     ": got [" + std::to_string(lo) + ", " + std::to_string(hi) + "], expected [" +
                                     std::to_string(wantLo) + ", " + std::to_string(wantHi) + "]";
@@ -200,6 +205,63 @@ private slots:
             ++checked;
         }
         QVERIFY(checked > 0);
+    }
+
+    // Zones (compute/zone_plan.h): a sub-image starting at major position T0 draws the whole
+    // image's lines with the phase φ of T0: off(t + T0) = off_φ(t) + q, for any slope, t and
+    // T0 (negative ones too), and phases compose (a zone of a zone).
+    void phaseShiftsLineIndices() {
+        std::mt19937_64 rng(17);
+        auto anyInt = [&](std::int64_t bound) {
+            return static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(2 * bound + 1)) - bound;
+        };
+        const std::int64_t slopes[] = {0, 1, -1, 32768, -32768, 65535, -65535, 65536, -65536, INT32_MAX, INT32_MIN};
+        for (int i = 0; i < test::scaled(200000); ++i) {
+            const std::int64_t S = i < 11 * 50 ? slopes[i % 11] : (rng() % 4 ? anyInt(65536) : anyInt(INT32_MAX));
+            const std::int64_t bound = rng() % 2 ? 1000 : 40'000'000;
+            const std::int64_t t = anyInt(bound), T0 = anyInt(bound), T1 = anyInt(bound);
+            const std::int64_t phase = linePhaseAt(T0, S), shift = lineShiftAt(T0, S);
+            const std::string ctx = "S " + std::to_string(S) + " t " + std::to_string(t) + " T0 " + std::to_string(T0);
+            QVERIFY2(phase >= 0 && phase < 65536, ctx.c_str());
+            QVERIFY2(lineOffset(t + T0, S) == lineOffset(t, S, phase) + shift, ctx.c_str());
+            QVERIFY2(shift == lineOffset(T0, S), ctx.c_str());  // the constant is off(T0) itself
+            // A zone at T1 within the zone at T0 is the zone at T0 + T1.
+            QVERIFY2(linePhaseAt(T1, S, phase) == linePhaseAt(T0 + T1, S), ctx.c_str());
+            QVERIFY2(lineShiftAt(T1, S, phase) + shift == lineShiftAt(T0 + T1, S), ctx.c_str());
+        }
+    }
+
+    // stripFamily: the lines of a strip of rows are the whole image's lines cut to the strip,
+    // each one whole piece, relabelled by a constant (y-major) or by the strip's first row
+    // (x-major); the strip's family is itself a partition with exact extents.
+    void stripFamiliesDrawTheWholeImagesLines() {
+        std::mt19937_64 rng(23);
+        const auto angles = test::interestingAngles(24, 23);
+        for (int i = 0; i < test::scaled(300); ++i) {
+            const int w = 1 + static_cast<int>(rng() % 90), h = 1 + static_cast<int>(rng() % 90);
+            const double angle = rng() % 2 ? angles[rng() % angles.size()]
+                                           : std::uniform_real_distribution<double>(0, 180)(rng);
+            const LineFamily whole = lineFamily(angle, w, h);
+            const int y0 = static_cast<int>(rng() % h), rows = 1 + static_cast<int>(rng() % (h - y0));
+            const LineFamily strip = stripFamily(whole, y0, rows);
+            const std::string ctx = where(angle, w, h) + " rows " + std::to_string(y0) + "+" + std::to_string(rows);
+            checkFamily(strip, angle);
+            QVERIFY2(strip.slope == whole.slope && strip.width == w && strip.height == rows, ctx.c_str());
+            // The whole image's line of every pixel: c = minor − off(major).
+            auto wholeLine = [&](std::int64_t x, std::int64_t y) { return whole.yMajor ? x - whole.off(y) : y - whole.off(x); };
+            const std::int64_t relabel = whole.yMajor ? lineShiftAt(y0, whole.slope) : -y0;
+            for (std::int64_t c = strip.firstLine(); c <= strip.lastLine(); ++c) {
+                std::int64_t t0, t1;
+                strip.extent(c, t0, t1);
+                for (std::int64_t t = t0; t <= t1; ++t) {
+                    std::int64_t x, y;
+                    strip.pixel(c, t, x, y);
+                    const std::int64_t cw = wholeLine(x, y + y0);
+                    QVERIFY2(cw == c - relabel, (ctx + ": strip line " + std::to_string(c) + " is whole line " +
+                                                 std::to_string(cw) + " at t " + std::to_string(t)).c_str());
+                }
+            }
+        }
     }
 
     void rejectsNonFinite() {

@@ -229,25 +229,6 @@ private slots:
         }
     }
 
-    void offsetIntervalMatchesTheOffsets() {
-        // [lo, hi] = every t in a range with off_φ(t) in [A, B], for random slopes and phases.
-        std::mt19937 rng(11);
-        for (int trial = 0; trial < 2000; ++trial) {
-            const auto slope = static_cast<std::int32_t>(static_cast<int>(rng() % 131073) - 65536);
-            const auto phase = static_cast<std::int32_t>(rng() % 65536);
-            const int A = static_cast<int>(rng() % 41) - 20, B = A + static_cast<int>(rng() % 10) - 2;
-            int lo = -30, hi = 30;
-            offsetInterval(slope, phase, A, B, lo, hi);
-            for (int t = -30; t <= 30; ++t) {
-                const std::int64_t off = (static_cast<std::int64_t>(t) * slope + phase) >> 16;
-                const bool in = off >= A && off <= B;
-                if (in != (t >= lo && t <= hi))
-                    QFAIL(qPrintable(QString("slope %1 phase %2 [%3, %4]: t %5 off %6, interval [%7, %8]")
-                                         .arg(slope).arg(phase).arg(A).arg(B).arg(t).arg(off).arg(lo).arg(hi)));
-            }
-        }
-    }
-
     void keysOrderValuesThenAngles() {
         // Keys compare as (value, then the smaller angle index) and give both back, for every
         // class of float (±∞, ±denormals, ±0 as +0) and the integer types' ends.

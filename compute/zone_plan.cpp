@@ -1,0 +1,48 @@
+#include "compute/zone_plan.h"
+
+#include "compute/line_geometry.h"
+
+#include <algorithm>
+
+namespace linescope {
+
+int zoneReach(MorphOp op, int length) {
+    const Segment seg = segmentOf(length);
+    switch (op) {
+    case MorphOp::Erode:
+    case MorphOp::Dilate: return std::max(seg.a, seg.b);
+    case MorphOp::Open:
+    case MorphOp::Close:
+    case MorphOp::TopHat: return seg.a + seg.b;
+    }
+    return seg.a + seg.b;
+}
+
+StripPlan planStrips(int height, int reach, std::size_t budget, const std::function<std::size_t(int rows)>& bytesForRows) {
+    StripPlan plan;
+    if (height <= 0) return plan;
+    const int R = std::clamp(reach, 0, height);
+    plan.smallestRows = static_cast<int>(std::min<long long>(height, 2LL * R + 1));
+    plan.smallestBytes = bytesForRows(plan.smallestRows);
+    if (bytesForRows(height) <= budget) {
+        plan.strips.push_back({0, height, 0, height});
+        return plan;
+    }
+    if (plan.smallestBytes > budget) return plan;
+    // The tallest strip that fits: bytes(lo) fits, bytes(hi) does not.
+    int lo = plan.smallestRows, hi = height;
+    while (hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        (bytesForRows(mid) <= budget ? lo : hi) = mid;
+    }
+    const int tallest = lo;  // ≥ 2R + 1: every strip keeps at least one row
+    for (int y0 = 0; y0 < height;) {
+        const int loadBegin = std::max(0, y0 - R);
+        const int y1 = height - loadBegin <= tallest ? height : loadBegin + tallest - R;
+        plan.strips.push_back({loadBegin, std::min(height, y1 + R), y0, y1});
+        y0 = y1;
+    }
+    return plan;
+}
+
+}  // namespace linescope
