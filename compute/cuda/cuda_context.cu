@@ -2,6 +2,7 @@
 
 #include "compute/byte_size.h"
 #include "compute/image.h"
+#include "compute/thread_pool.h"
 
 #include <dlfcn.h>
 
@@ -111,7 +112,33 @@ const Probe& probeOnce() {
     return probe;
 }
 
-constexpr std::size_t kStagingChunk = 8u << 20;  // bytes per half of the double-buffered staging area
+constexpr std::size_t kStagingChunk = 4u << 20;  // bytes per half of the double-buffered staging area
+
+// The CPU's share of a transfer is copying rows between the caller's pageable memory and the
+// pinned staging area; one core copies about 10 GB/s, slower than the link, so a chunk's
+// rows are copied by several workers (LINESCOPE_STAGING_THREADS, default 8, caps them; 1
+// copies on the calling thread).
+int stagingThreads() {
+    static const int threads = [] {
+        const char* v = std::getenv("LINESCOPE_STAGING_THREADS");
+        const int wanted = v ? std::atoi(v) : 8;
+        return std::clamp(std::min(wanted, resolveThreads(0)), 1, 64);
+    }();
+    return threads;
+}
+
+void copyRows(unsigned char* dst, std::ptrdiff_t dstStride, const unsigned char* src, std::ptrdiff_t srcStride,
+              std::size_t rowBytes, int rows) {
+    auto copy = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t r = begin; r < end; ++r)
+            std::memcpy(dst + static_cast<std::ptrdiff_t>(r) * dstStride, src + static_cast<std::ptrdiff_t>(r) * srcStride,
+                        rowBytes);
+    };
+    const std::size_t bytes = rowBytes * static_cast<std::size_t>(rows);
+    const int threads = stagingThreads();
+    if (threads == 1 || bytes < (std::size_t(1) << 20)) copy(0, static_cast<std::size_t>(rows));
+    else parallelFor(static_cast<std::size_t>(rows), threads, copy);
+}
 
 }  // namespace
 
@@ -242,10 +269,9 @@ void CudaContext::upload(const void* host, std::ptrdiff_t hostStrideBytes, void*
         const int n = std::min(rowsPerChunk, rows - y);
         unsigned char* buf = staging + (chunk & 1) * half;
         if (chunk >= 2) LS_CUDA_CHECK(cudaEventSynchronize(drained[chunk & 1]));
-        for (int r = 0; r < n; ++r)
-            std::memcpy(buf + static_cast<std::size_t>(r) * rowBytes,
-                        static_cast<const unsigned char*>(host) + static_cast<std::ptrdiff_t>(y + r) * hostStrideBytes,
-                        rowBytes);
+        copyRows(buf, static_cast<std::ptrdiff_t>(rowBytes),
+                 static_cast<const unsigned char*>(host) + static_cast<std::ptrdiff_t>(y) * hostStrideBytes,
+                 hostStrideBytes, rowBytes, n);
         LS_CUDA_CHECK(cudaMemcpy2DAsync(static_cast<unsigned char*>(device) + static_cast<std::size_t>(y) * pitch, pitch,
                                         buf, rowBytes, rowBytes, static_cast<std::size_t>(n),
                                         cudaMemcpyHostToDevice, stream_));
@@ -280,9 +306,8 @@ void CudaContext::download(const void* device, std::size_t pitch, void* host, st
         const int y = chunk * rowsPerChunk;
         const int n = std::min(rowsPerChunk, rows - y);
         const unsigned char* buf = staging + (chunk & 1) * half;
-        for (int r = 0; r < n; ++r)
-            std::memcpy(static_cast<unsigned char*>(host) + static_cast<std::ptrdiff_t>(y + r) * hostStrideBytes,
-                        buf + static_cast<std::size_t>(r) * rowBytes, rowBytes);
+        copyRows(static_cast<unsigned char*>(host) + static_cast<std::ptrdiff_t>(y) * hostStrideBytes, hostStrideBytes,
+                 buf, static_cast<std::ptrdiff_t>(rowBytes), rowBytes, n);
     }
 }
 
