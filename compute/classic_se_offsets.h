@@ -4,16 +4,11 @@
 #pragma once
 
 #include "compute/classic_morph.h"
+#include "compute/offset.h"
 
 #include <vector>
 
 namespace linescope {
-
-struct Offset {
-    int dx = 0;
-    int dy = 0;
-    bool operator==(const Offset&) const = default;
-};
 
 // One factor of a decomposition: the offsets {k·(dx, dy) : k = -a, ..., b}. A step of
 // (1,0), (0,1), (1,-1) or (1,1) is a contiguous line that lineMorph runs at 0°, 90°, 45°

@@ -1,9 +1,12 @@
 // The public line operators: validation, then dispatch to a backend and algorithm.
 #include "compute/line_morph.h"
 
+#include "compute/cpu/digital_line_morph.h"
 #include "compute/cpu/per_line_morph.h"
 #include "compute/cpu/sheared_line_morph.h"
 #include "compute/line_geometry.h"
+#include "compute/line_kernel.h"
+#include "compute/reference/reference_kernel_morph.h"
 #include "compute/reference/reference_line_morph.h"
 
 #if LINESCOPE_HAVE_CUDA
@@ -43,7 +46,42 @@ bool overlaps(ImageView<const T> a, ImageView<T> b) {
     return std::less<>()(a0, b1) && std::less<>()(b0, a1);
 }
 
+// op by a translation-invariant kernel: ε and δ by the digital line engine, composed.
+template <class T>
+void kernelLineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineKernel& kernel,
+                     LineAlgorithm algorithm) {
+    if (algorithm == LineAlgorithm::Reference) {
+        const Image<T> r = reference::referenceKernelMorph<T>(op, src, kernel.offsets());
+        for (int y = 0; y < dst.height; ++y) std::copy(r.view().row(y), r.view().row(y) + dst.width, dst.row(y));
+        return;
+    }
+    switch (op) {
+    case MorphOp::Erode: cpu::digitalLineErodeDilate<T>(true, src, dst, kernel); return;
+    case MorphOp::Dilate: cpu::digitalLineErodeDilate<T>(false, src, dst, kernel); return;
+    case MorphOp::Open:
+    case MorphOp::Close:
+    case MorphOp::TopHat: {
+        const bool erodeFirst = op != MorphOp::Close;
+        Image<T> mid(src.width, src.height);
+        cpu::digitalLineErodeDilate<T>(erodeFirst, src, mid.view(), kernel);
+        cpu::digitalLineErodeDilate<T>(!erodeFirst, mid.cview(), dst, kernel);
+        if (op == MorphOp::TopHat)  // f − γ(f) ≥ 0: the opening is anti-extensive
+            for (int y = 0; y < src.height; ++y)
+                for (int x = 0; x < src.width; ++x)
+                    dst.at(x, y) = static_cast<T>(canonical(src.at(x, y)) - dst.at(x, y));
+        return;
+    }
+    }
+}
+
 }  // namespace
+
+bool lineKindOnCuda(LineKind kind) { return kind == LineKind::Paths; }
+
+std::string lineKindCpuNotice(LineKind kind, Backend backend) {
+    if (backend != Backend::Cuda || lineKindOnCuda(kind)) return {};
+    return std::string("using the CPU backend (") + lineKindName(kind) + " lines have no CUDA kernel yet)";
+}
 
 template <class T>
 void lineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineParams& p, const EngineOptions& opt) {
@@ -53,6 +91,10 @@ void lineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineP
     const LineFamily family = lineFamily(p.angle, src.width, src.height);
     requireNoNaN(src);
     const Backend backend = resolveBackend(opt.backend);  // throws when CUDA is asked for and missing
+    if (p.kind != LineKind::Paths) {  // CPU only for now (lineKindOnCuda)
+        kernelLineMorph<T>(op, src, dst, lineKernel(p.kind, p.angle, p.length), opt.algorithm);
+        return;
+    }
 #if LINESCOPE_HAVE_CUDA
     if (backend == Backend::Cuda && opt.algorithm != LineAlgorithm::Reference) {
         cuda::lineMorph<T>(op, src, dst, family, seg, opt.algorithm);

@@ -1,9 +1,13 @@
-// Erosion, dilation, opening, closing and top-hat by a digital line segment of any
-// angle and length, along the line paths of design.md §1.
+// Erosion, dilation, opening, closing and top-hat by a digital line of any angle and length:
+// along the line paths of design.md §1 (the default), or by a translation-invariant line
+// kernel (the digital segment, a periodic line: line_kernel.h).
 #pragma once
 
 #include "compute/backend.h"
 #include "compute/image.h"
+#include "compute/line_kind.h"
+
+#include <string>
 
 namespace linescope {
 
@@ -15,10 +19,20 @@ MorphOp parseMorphOp(const std::string& s);  // "erode", "dilate", "open", "clos
 struct LineParams {
     double angle = 0;  // degrees, counter-clockwise from East
     int length = 1;    // λ ≥ 1; longer than the image is allowed (the border is ignored)
+    LineKind kind = LineKind::Paths;  // which digital line (line_kind.h)
 };
+
+// Whether the CUDA backend has kernels for the kind. Requests for a kind it lacks run on the
+// CPU (lineMorph and sweep route them there), and callers say so with lineKindCpuNotice.
+bool lineKindOnCuda(LineKind kind);
+// "using the CPU backend (segment lines have no CUDA kernel yet)" when `backend` is CUDA and
+// the kind has no kernel there, else "".
+std::string lineKindCpuNotice(LineKind kind, Backend backend);
 
 // dst = op(src) by the segment; dst may not alias src. Throws Error on bad input
 // (empty image, size mismatch, λ < 1, NaN in float images, unavailable backend).
+// Segment and periodic kernels run on the CPU whatever the algorithm (only Reference differs:
+// the brute-force definition).
 template <class T>
 void lineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineParams& p,
                const EngineOptions& opt = {});

@@ -97,7 +97,7 @@ void sweepByImages(ImageView<const T> src, const SweepRequest& req, const Engine
     Image<T> gamma(W, H);
     std::vector<cpu::SpectrumTerm> rows(static_cast<std::size_t>(H));
     for (int k = 0; k < req.angles.count; ++k) {
-        lineMorph<T>(req.op, src, gamma.view(), LineParams{req.angles.angle(k), req.length}, opt);
+        lineMorph<T>(req.op, src, gamma.view(), LineParams{req.angles.angle(k), req.length, req.kind}, opt);
         const auto kk = static_cast<std::uint16_t>(k);
         parallelFor(static_cast<std::size_t>(H), opt.threads, [&](std::size_t y0, std::size_t y1) {
             for (std::size_t yy = y0; yy < y1; ++yy) {
@@ -248,7 +248,8 @@ SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req, const Engi
     requireNoNaN(src);
     const Backend backend = resolveBackend(opt.backend);
 #if LINESCOPE_HAVE_CUDA
-    if (backend == Backend::Cuda && usesBandKernel(opt.algorithm)) return cuda::sweep<T>(src, req);
+    if (backend == Backend::Cuda && usesBandKernel(opt.algorithm) && lineKindOnCuda(req.kind))
+        return cuda::sweep<T>(src, req);
 #else
     (void)backend;
 #endif
@@ -263,7 +264,8 @@ SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req, const Engi
     if (!std::is_floating_point_v<T>) r.spectrumExact.assign(static_cast<std::size_t>(req.angles.count), 0);
     // Openings and erosions are oriented by their supremum, closings and dilations by their infimum.
     const bool bySup = req.op == MorphOp::Open || req.op == MorphOp::Erode;
-    if (opt.algorithm == LineAlgorithm::Auto || opt.algorithm == LineAlgorithm::Sheared)
+    // The fold over angles is the same for every kind; only line paths have the sheared sweep.
+    if (req.kind == LineKind::Paths && (opt.algorithm == LineAlgorithm::Auto || opt.algorithm == LineAlgorithm::Sheared))
         sweepSheared<T>(src, req, opt, bySup, r);
     else
         sweepByImages<T>(src, req, opt, bySup, r);

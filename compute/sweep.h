@@ -30,6 +30,7 @@ struct SweepRequest {
     MorphOp op = MorphOp::Open;  // Erode, Dilate, Open or Close
     int length = 1;
     AngleSet angles;
+    LineKind kind = LineKind::Paths;  // the segment and periodic kinds sweep one image per angle, on the CPU
 };
 
 template <class T>

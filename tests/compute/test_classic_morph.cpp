@@ -4,6 +4,7 @@
 // and bad input.
 #include "compute/classic_morph.h"
 #include "compute/classic_se_offsets.h"
+#include "compute/reference/reference_kernel_morph.h"
 #include "compute/line_geometry.h"
 #include "tests/support/opencv_images.h"
 #include "tests/support/random_images.h"
@@ -59,40 +60,8 @@ std::vector<ClassicSE> sesFor(int w, int h) {
 // ---- brute force, straight from the definitions -------------------------------------
 
 template <class T>
-Image<T> bruteErodeDilate(bool erode, const Image<T>& f, const std::vector<Offset>& se) {
-    Image<T> out(f.width(), f.height());
-    for (int y = 0; y < f.height(); ++y)
-        for (int x = 0; x < f.width(); ++x) {
-            bool any = false;
-            T v{};
-            for (const Offset& k : se) {
-                const int qx = erode ? x + k.dx : x - k.dx;
-                const int qy = erode ? y + k.dy : y - k.dy;
-                if (qx < 0 || qy < 0 || qx >= f.width() || qy >= f.height()) continue;
-                const T q = f.at(qx, qy);
-                v = !any ? q : (erode ? std::min(v, q) : std::max(v, q));
-                any = true;
-            }
-            out.at(x, y) = v;  // (0,0) ∈ SE, so `any` holds
-        }
-    return out;
-}
-
-template <class T>
 Image<T> bruteMorph(MorphOp op, const Image<T>& f, const std::vector<Offset>& se) {
-    switch (op) {
-    case MorphOp::Erode: return bruteErodeDilate(true, f, se);
-    case MorphOp::Dilate: return bruteErodeDilate(false, f, se);
-    case MorphOp::Open: return bruteErodeDilate(false, bruteErodeDilate(true, f, se), se);
-    case MorphOp::Close: return bruteErodeDilate(true, bruteErodeDilate(false, f, se), se);
-    case MorphOp::TopHat: {
-        Image<T> g = bruteErodeDilate(false, bruteErodeDilate(true, f, se), se);
-        for (int y = 0; y < f.height(); ++y)
-            for (int x = 0; x < f.width(); ++x) g.at(x, y) = static_cast<T>(f.at(x, y) - g.at(x, y));
-        return g;
-    }
-    }
-    return {};
+    return reference::referenceKernelMorph<T>(op, f.cview(), se);
 }
 
 template <class T>
