@@ -45,13 +45,13 @@ struct DoubledAngles {
 };
 
 template <class T>
-void blockSpectrum(ImageView<const T> image, const AngleSet& angles, int length, const EngineOptions& opt,
+void blockSpectrum(ImageView<const T> image, const AngleSet& angles, int length, LineKind kind, const EngineOptions& opt,
                    BlockVectors& acc) {
     const std::size_t blocks = acc.c.size(), n = static_cast<std::size_t>(angles.count);
     std::vector<double> spectra(blocks * n, 0.0);  // [block][k]: Σ closing − opening
     Image<T> opened(image.width, image.height), closed(image.width, image.height);
     for (std::size_t k = 0; k < n; ++k) {
-        const LineParams lp{angles.angle(static_cast<int>(k)), length};
+        const LineParams lp{angles.angle(static_cast<int>(k)), length, kind};
         lineMorph<T>(MorphOp::Open, image, opened.view(), lp, opt);
         lineMorph<T>(MorphOp::Close, image, closed.view(), lp, opt);
         for (int y = 0; y < image.height; ++y)
@@ -84,13 +84,14 @@ void blockSpectrum(ImageView<const T> image, const AngleSet& angles, int length,
 }
 
 template <class T>
-void pixelArg(ImageView<const T> image, const AngleSet& angles, int length, const EngineOptions& opt,
+void pixelArg(ImageView<const T> image, const AngleSet& angles, int length, LineKind kind, const EngineOptions& opt,
               BlockVectors& acc) {
     const DoubledAngles unit(angles);
     std::vector<double> total(acc.c.size(), 0.0);
     SweepRequest req;
     req.length = length;
     req.angles = angles;
+    req.kind = kind;
     for (MorphOp op : {MorphOp::Open, MorphOp::Close}) {
         req.op = op;
         const SweepResult<T> r = sweep<T>(image, req, opt);
@@ -154,8 +155,8 @@ OrientationField estimateOrientationField(ImageView<const T> image, const Orient
     f.length = p.length > 0 ? p.length : kDefaultLength;
     const AngleSet angles = AngleSet::overHalfTurn(p.angleCount);
     BlockVectors acc(f.blocksX, f.blocksY, p.blockSize);
-    if (p.method == OrientationMethod::BlockSpectrum) blockSpectrum(image, angles, f.length, opt, acc);
-    else pixelArg(image, angles, f.length, opt, acc);
+    if (p.method == OrientationMethod::BlockSpectrum) blockSpectrum(image, angles, f.length, p.kind, opt, acc);
+    else pixelArg(image, angles, f.length, p.kind, opt, acc);
 
     const std::size_t blocks = acc.c.size();
     f.weight.resize(blocks);

@@ -5,6 +5,7 @@
 
 #include "compute/backend.h"
 #include "compute/image.h"
+#include "compute/line_kind.h"
 
 #include <vector>
 
@@ -28,6 +29,7 @@ struct OrientationFieldParams {
     int length = 0;          // λ of the segment; 0 = 15 (1.5–2 ridge periods of a 500 dpi print)
     int angleCount = 24;     // sweep angles over 180° (0, 180/n, …)
     double smoothing = 1.0;  // σ of the Gaussian over blocks applied to (cos 2θ, sin 2θ); 0 = none
+    LineKind kind = LineKind::Paths;  // the digital line of every opening and closing (line_kind.h)
 };
 
 struct OrientationField {

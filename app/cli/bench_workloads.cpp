@@ -2,8 +2,10 @@
 #include "app/cli/args.h"
 
 #include "app/io/image_io.h"
+#include "app/io/kernel_export.h"
 #include "compute/contours/contours.h"
 #include "compute/line_geometry.h"
+#include "compute/line_kernel.h"
 #include "compute/line_morph.h"
 #include "compute/sweep.h"
 
@@ -71,28 +73,47 @@ std::string compareImages(const cv::Mat& engine, const cv::Mat& opencv) {
            "pattern along the line, and OpenCV does not reflect the kernel for the dilation)";
 }
 
-Workload makeOpening(const std::string& name, double angle, int length, bool quick) {
+Workload makeOpening(const std::string& name, double angle, int length, LineKind kind, bool quick) {
     const int side = quick ? 512 : 2048;
     struct State {
-        cv::Mat src, engineOut, cvOut, kernel;
+        cv::Mat src, engineOut, cvOut, mid, kernel, reflected;
+        cv::Point anchor{-1, -1}, reflectedAnchor{-1, -1};
+        bool symmetric = true;
     };
     auto st = std::make_shared<State>();
     st->src = makeStructuredImage(side, side, 20261101);
     st->engineOut.create(side, side, CV_8UC1);
     st->cvOut.create(side, side, CV_8UC1);
-    st->kernel = segmentKernel(angle, length);
+    if (kind == LineKind::Paths) {
+        st->kernel = segmentKernel(angle, length);
+    } else {  // the kernel of `linescope-cli se`: OpenCV computes the engine's pixels
+        const std::vector<Offset> offsets = lineKernel(kind, angle, length).offsets();
+        const io::KernelMask k = io::kernelMask(offsets), r = io::reflectedKernelMask(offsets);
+        st->kernel = k.mask;
+        st->anchor = k.anchor;
+        st->reflected = r.mask;
+        st->reflectedAnchor = r.anchor;
+        st->symmetric = io::centrallySymmetric(offsets);
+    }
     Workload w;
     w.name = name;
     w.label = "opening " + std::to_string(side) + "×" + std::to_string(side) + " u8, " + fmt("%g", angle) +
-              "°, λ=" + std::to_string(length);
-    w.engine = [st, angle, length](int threads) {
+              "°, λ=" + std::to_string(length) + (kind == LineKind::Paths ? "" : std::string(", ") + lineKindName(kind));
+    w.engine = [st, angle, length, kind](int threads) {
         EngineOptions opt;
         opt.backend = Backend::Cpu;
         opt.threads = threads;
         lineMorph<std::uint8_t>(MorphOp::Open, io::viewOf<std::uint8_t>(st->src),
-                                io::mutableViewOf<std::uint8_t>(st->engineOut), {angle, length}, opt);
+                                io::mutableViewOf<std::uint8_t>(st->engineOut), {angle, length, kind}, opt);
     };
-    w.opencv = [st] { cv::morphologyEx(st->src, st->cvOut, cv::MORPH_OPEN, st->kernel); };
+    w.opencv = [st] {
+        if (st->symmetric) {
+            cv::morphologyEx(st->src, st->cvOut, cv::MORPH_OPEN, st->kernel, st->anchor);
+        } else {  // even λ: erode by the kernel, dilate by its reflection (line_kernel.h)
+            cv::erode(st->src, st->mid, st->kernel, st->anchor);
+            cv::dilate(st->mid, st->cvOut, st->reflected, st->reflectedAnchor);
+        }
+    };
     w.check = [st] { return compareImages(st->engineOut, st->cvOut); };
     return w;
 }
@@ -195,7 +216,7 @@ std::vector<std::string> workloadNames() {
     return {"open-0-11", "open-0-41", "open-0-251", "open-30-11", "open-30-41", "open-30-251", "sweep-41", "contours"};
 }
 
-Workload makeWorkload(const std::string& name, bool quick) {
+Workload makeWorkload(const std::string& name, bool quick, LineKind kind) {
     if (name == "sweep-41") return makeSweep(name, 41, quick);
     if (name == "contours") return makeContours(name, quick);
     // open-ANGLE-LENGTH, read as strictly as the options (the angle may be negative: open--30-41).
@@ -205,7 +226,7 @@ Workload makeWorkload(const std::string& name, bool quick) {
         try {
             const double angle = parseReal(name.substr(prefix.size(), dash - prefix.size()), "the angle");
             const int length = static_cast<int>(parseInteger(name.substr(dash + 1), "the length", 1, 100000));
-            return makeOpening(name, angle, length, quick);
+            return makeOpening(name, angle, length, kind, quick);
         } catch (const UsageError&) {
             // not a workload name: said below
         }

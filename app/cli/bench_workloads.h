@@ -2,6 +2,8 @@
 // same digital segment as a 2-D kernel.
 #pragma once
 
+#include "compute/line_kind.h"
+
 #include <opencv2/core.hpp>
 
 #include <cstdint>
@@ -33,6 +35,8 @@ struct Workload {
 // The names known to --workload, in table order.
 std::vector<std::string> workloadNames();
 // Builds one workload (its images and outputs); `quick` shrinks it for tests.
-Workload makeWorkload(const std::string& name, bool quick);
+// `kind` applies to the openings (open-A-L): the engine uses that line, and OpenCV the
+// kernel and anchor of `linescope-cli se` for segment and periodic.
+Workload makeWorkload(const std::string& name, bool quick, LineKind kind = LineKind::Paths);
 
 }  // namespace linescope::cli::bench

@@ -54,6 +54,9 @@ constexpr const char* kHelp =
     "                     angles; workloads open-0-11, open-30-41 and sweep-41 unless\n"
     "                     --workload is given)\n"
     "  --workload NAME    run only this workload (may be repeated: the last one counts)\n"
+    "  --line KIND        the openings' digital line: paths (default), segment or periodic;\n"
+    "                     for segment and periodic OpenCV gets the kernel and anchor of\n"
+    "                     'linescope-cli se' and the results are identical\n"
     "  --list             print the workload names\n";
 
 using Clock = std::chrono::steady_clock;
@@ -125,7 +128,7 @@ private:
 }  // namespace
 
 int runBench(const ArgList& argList) {
-    Args args(argList, {{"--repeat", true}, {"--quick", false}, {"--workload", true}, {"--list", false}, quietOptionSpec()},
+    Args args(argList, {{"--repeat", true}, {"--quick", false}, {"--workload", true}, {"--list", false}, lineOptionSpec(), quietOptionSpec()},
               "bench");
     if (args.helpRequested()) return printHelp(args, std::string(kHelp) + kQuietHelp);
     quietFrom(args);
@@ -135,6 +138,7 @@ int runBench(const ArgList& argList) {
         return 0;
     }
     const bool quick = args.has("--quick");
+    const LineKind kind = lineKindFrom(args);
     const int repeat = integerFrom(args, "--repeat", quick ? 3 : 7, 1, 1000);
     std::vector<std::string> names = quick ? std::vector<std::string>{"open-0-11", "open-30-41", "sweep-41"}
                                            : bench::workloadNames();
@@ -162,7 +166,7 @@ int runBench(const ArgList& argList) {
 
     std::vector<std::string> checks;
     for (const auto& name : names) {
-        bench::Workload w = bench::makeWorkload(name, quick);
+        bench::Workload w = bench::makeWorkload(name, quick, kind);
         const double e1 = medianMs([&] { w.engine(1); }, repeat);
         const double eAll = medianMs([&] { w.engine(0); }, repeat);
         cvThreads.one();

@@ -17,7 +17,8 @@ constexpr const char* kHelp =
     "\n"
     "OP is open, close, erode, dilate or tophat (IN minus its opening): the operator by a\n"
     "digital line segment of L pixels at A degrees (counter-clockwise from East), applied\n"
-    "along digital line paths (definitions.md §5, in /usr/share/doc/linescope). OUT keeps\n"
+    "along digital line paths (definitions.md §5, in /usr/share/doc/linescope) or, with\n"
+    "--line, by another kind of digital line. OUT keeps\n"
     "IN's pixel type (uint8, uint16, float32): float32 needs a .tiff or .pfm output,\n"
     "uint16 a .png, .tiff or .pgm.\n"
     "\n"
@@ -61,6 +62,7 @@ public:
         recipe.op = morphOpName(op_);
         recipe.angle = params_.angle;
         recipe.length = params_.length;
+        recipe.lines = lineKindName(params_.kind);
         recipe.view = "result";
         recipe.source = std::filesystem::path(input).filename().string();
         return std::make_unique<MorphResult>(std::move(dst), std::move(recipe));
@@ -77,10 +79,11 @@ std::unique_ptr<CommandJob> morphJob(MorphOp op, const ArgList& argList, JobMode
     auto specs = engineOptionSpecs();
     specs.push_back({"--length", true});
     specs.push_back({"--angle", true});
+    specs.push_back(lineOptionSpec());
     specs.push_back(forceOptionSpec());
     Args args(argList, specs, morphOpName(op));
     if (args.helpRequested()) {
-        printHelp(args, std::string(kHelp) + kForceHelp + kEngineOptionsHelp);
+        printHelp(args, std::string(kHelp) + kLineHelp + kForceHelp + kEngineOptionsHelp);
         return nullptr;
     }
     requireFileArguments(args, mode, {"IN", "OUT"});
@@ -88,8 +91,11 @@ std::unique_ptr<CommandJob> morphJob(MorphOp op, const ArgList& argList, JobMode
     LineParams p;
     p.length = lengthFrom(args);
     p.angle = parseReal(args.valueOr("--angle", "0"), "--angle");
+    p.kind = lineKindFrom(args);
     if (mode == JobMode::Single) checkOutputs({args.positionals()[0]}, {args.positionals()[1]}, args.has("--force"));
-    auto job = std::make_unique<MorphJob>(op, p, engineOptionsFrom(args));
+    const EngineOptions options = engineOptionsFrom(args);
+    lineKindNotice(p.kind, options);
+    auto job = std::make_unique<MorphJob>(op, p, options);
     if (mode == JobMode::Single) {
         job->singleInput = args.positionals()[0];
         job->singleOutputs = {{"out", args.positionals()[1]}};

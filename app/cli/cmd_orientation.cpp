@@ -31,7 +31,7 @@ constexpr const char* kHelp =
     "block's orientation is half the argument of that block spectrum's doubled-angle\n"
     "harmonic, smoothed by a Gaussian over blocks on (cos 2θ, sin 2θ). Prints one JSON\n"
     "object:\n"
-    "  {\"blocks_x\", \"blocks_y\", \"block_size\", \"length\", \"angle_count\", \"smoothing\",\n"
+    "  {\"blocks_x\", \"blocks_y\", \"block_size\", \"length\", \"angle_count\", \"smoothing\", \"line\",\n"
     "   \"method\", \"angles\": [...], \"coherence\": [...], \"foreground\": [...], \"time_ms\"}\n"
     "with one value a block, row by row; angles in degrees in [0, 180), counter-clockwise\n"
     "from East as seen on screen (definitions.md §5). foreground is 1 where the block has lines.\n"
@@ -96,6 +96,7 @@ public:
         report.printed = "{\"blocks_x\": " + std::to_string(f.blocksX) + ", \"blocks_y\": " + std::to_string(f.blocksY) +
                          ", \"block_size\": " + std::to_string(f.blockSize) + ", \"length\": " + std::to_string(f.length) +
                          ", \"angle_count\": " + std::to_string(p_.angleCount) + ", \"smoothing\": " + io::jsonNumber(p_.smoothing) +
+                         ", \"line\": " + io::jsonString(lineKindName(p_.kind)) +
                          ", \"method\": " + io::jsonString(method_) + ", \"angles\": [" + angles + "], \"coherence\": [" +
                          coherence + "], \"foreground\": [" + foreground + "], \"time_ms\": " + io::jsonNumber(ms_) + "}\n";
         report.results = "\"blocks\": " + std::to_string(f.angle.size()) +
@@ -155,10 +156,11 @@ std::unique_ptr<CommandJob> orientationJob(const ArgList& argList, JobMode mode)
     auto specs = engineOptionSpecs();
     for (const char* o : {"--block", "--length", "--angle-count", "--smoothing", "--method", "--csv", "--needles"})
         specs.push_back({o, true});
+    specs.push_back(lineOptionSpec());
     specs.push_back(forceOptionSpec());
     Args args(argList, specs, "orientation");
     if (args.helpRequested()) {
-        printHelp(args, std::string(kHelp) + kForceHelp + kEngineOptionsHelp);
+        printHelp(args, std::string(kHelp) + kLineHelp + kForceHelp + kEngineOptionsHelp);
         return nullptr;
     }
     requireFileArguments(args, mode, {"IMAGE"});
@@ -168,6 +170,7 @@ std::unique_ptr<CommandJob> orientationJob(const ArgList& argList, JobMode mode)
     p.length = lengthFrom(args, 0);
     p.angleCount = angleCountFrom(args, p.angleCount);
     p.smoothing = numberFrom(args, "--smoothing", p.smoothing, 0, 100);
+    p.kind = lineKindFrom(args);
     const std::string method = args.valueOr("--method", "block");
     if (method != "block" && method != "pixel") throw UsageError("--method must be block or pixel, got '" + method + "'");
     p.method = method == "block" ? OrientationMethod::BlockSpectrum : OrientationMethod::PixelArg;
@@ -179,7 +182,9 @@ std::unique_ptr<CommandJob> orientationJob(const ArgList& argList, JobMode mode)
         if (needles) outputs.push_back(*needles);
         checkOutputs({args.positionals()[0]}, outputs, args.has("--force"));
     }
-    auto job = std::make_unique<OrientationJob>(p, method, csv, needles, engineOptionsFrom(args));
+    const EngineOptions options = engineOptionsFrom(args);
+    lineKindNotice(p.kind, options);
+    auto job = std::make_unique<OrientationJob>(p, method, csv, needles, options);
     if (mode == JobMode::Single) {
         job->singleInput = args.positionals()[0];
         if (csv) job->singleOutputs["csv"] = *csv;

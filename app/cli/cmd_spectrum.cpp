@@ -25,7 +25,7 @@ constexpr const char* kHelp =
     "The angular spectrum σ(k) = Σ_x OP_k(x) of IMAGE (definitions.md §6) and its dominant\n"
     "orientations: the spectrum's peaks (its maxima for open and erode, its minima for close\n"
     "and dilate), refined by a parabola, strongest first. Prints one JSON object:\n"
-    "  {\"op\", \"length\", \"angles\": [...], \"spectrum\": [...],\n"
+    "  {\"op\", \"length\", \"line\", \"angles\": [...], \"spectrum\": [...],\n"
     "   \"peaks\": [{\"angle\", \"prominence\", \"index\"}, ...], \"time_ms\"}\n"
     "A prominence is the peak's height over the higher of its two valleys, divided by the\n"
     "spectrum's range (0 … 1). Bright strokes on a dark ground: open (default); dark strokes\n"
@@ -99,7 +99,7 @@ public:
             peakAngles += (i ? ", " : "") + io::jsonNumber(peaks[i].angle);
         }
         std::string json = "{\"op\": " + io::jsonString(morphOpName(req.op)) + ", \"length\": " + std::to_string(req.length) +
-                           ", \"angles\": [" + angles + "], \"spectrum\": [" + values + "], \"peaks\": [" +
+                           ", \"line\": " + io::jsonString(lineKindName(req.kind)) + ", \"angles\": [" + angles + "], \"spectrum\": [" + values + "], \"peaks\": [" +
                            peakList + "], \"time_ms\": " + io::jsonNumber(ms) + "}\n";
         return std::make_unique<SpectrumResult>(std::move(json), std::move(peakAngles));
     }
@@ -120,19 +120,23 @@ std::unique_ptr<CommandJob> spectrumJob(const ArgList& argList, JobMode mode) {
     specs.push_back({"--angles", true});
     specs.push_back({"--peaks", true});
     specs.push_back({"--min-prominence", true});
+    specs.push_back(lineOptionSpec());
     Args args(argList, specs, "spectrum");
     if (args.helpRequested()) {
-        printHelp(args, std::string(kHelp) + kEngineOptionsHelp);
+        printHelp(args, std::string(kHelp) + kLineHelp + kEngineOptionsHelp);
         return nullptr;
     }
     requireFileArguments(args, mode, {"IMAGE"});
     SweepRequest req;
     req.op = sweepOpFrom(args);
     req.angles = anglesFrom(args, "0:180:1");
+    req.kind = lineKindFrom(args);
     const int maxPeaks = integerFrom(args, "--peaks", 4, 1, 100);
     const double minProminence = numberFrom(args, "--min-prominence", 0.1, 0, 1);
     const std::optional<int> length = args.has("--length") ? std::optional<int>(lengthFrom(args)) : std::nullopt;
-    auto job = std::make_unique<SpectrumJob>(req, length, maxPeaks, minProminence, engineOptionsFrom(args));
+    const EngineOptions options = engineOptionsFrom(args);
+    lineKindNotice(req.kind, options);
+    auto job = std::make_unique<SpectrumJob>(req, length, maxPeaks, minProminence, options);
     if (mode == JobMode::Single) job->singleInput = args.positionals()[0];
     return job;
 }

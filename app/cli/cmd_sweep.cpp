@@ -26,8 +26,8 @@ namespace {
 constexpr const char* kHelp =
     "usage: linescope-cli sweep --length L [--angles SET] [--op OP] IN --out-dir DIR\n"
     "\n"
-    "Applies OP (open, close, erode or dilate; default open) by a segment of L pixels at\n"
-    "every angle of SET (default 0:180:1, at most 720 angles) and\n"
+    "Applies OP (open, close, erode or dilate; default open) by a segment of L pixels (the\n"
+    "digital line of --line) at every angle of SET (default 0:180:1, at most 720 angles) and\n"
     "writes into DIR (created when missing):\n"
     "  supremum.EXT, infimum.EXT, strength.EXT  IN's pixel type (EXT: png for uint8/uint16,\n"
     "                                           tiff for float32)\n"
@@ -36,7 +36,7 @@ constexpr const char* kHelp =
     "                            orientation (the smallest k reaching the supremum; for\n"
     "                            close and dilate, the infimum)\n"
     "  spectrum.csv              index,angle,sum\n"
-    "  spectrum.json             {\"op\", \"length\", \"angles\", \"spectrum\"}; exact integers for\n"
+    "  spectrum.json             {\"op\", \"length\", \"line\", \"angles\", \"spectrum\"}; exact integers for\n"
     "                            integer images\n"
     "  manifest.json             {\"complete\": true, \"files\": [...], the parameters}: removed\n"
     "                            before the first file is replaced and written after the\n"
@@ -80,18 +80,21 @@ void writeManifest(const std::filesystem::path& dir, const std::string& input, c
     io::writeTextFile((dir / kManifest).string(),
                       "{\"complete\": true, \"command\": \"sweep\", \"version\": " + io::jsonString(LINESCOPE_VERSION) +
                           ", \"input\": " + io::jsonString(input) + ", \"op\": " + io::jsonString(morphOpName(req.op)) +
-                          ", \"length\": " + std::to_string(req.length) + ", \"angles\": {\"start\": " +
+                          ", \"length\": " + std::to_string(req.length) + ", \"line\": " +
+                          io::jsonString(lineKindName(req.kind)) + ", \"angles\": {\"start\": " +
                           io::jsonNumber(req.angles.start) + ", \"step\": " + io::jsonNumber(req.angles.step) +
                           ", \"count\": " + std::to_string(req.angles.count) + "}, \"pixel_type\": " +
                           io::jsonString(io::depthName(depth)) + ", \"files\": [" + files + "]}\n");
 }
 
 template <class T>
-void writeResults(const SweepResult<T>& r, const std::filesystem::path& dir, int length, const std::string& input) {
+void writeResults(const SweepResult<T>& r, const std::filesystem::path& dir, int length, LineKind kind,
+                  const std::string& input) {
     const std::string ext = io::defaultExtensionFor(io::cvDepthOf<T>());
     io::ExportRecipe recipe;
     recipe.op = morphOpName(r.op);
     recipe.length = length;
+    recipe.lines = lineKindName(kind);
     recipe.angles = io::angleSetText(r.angles);
     recipe.source = std::filesystem::path(input).filename().string();
     const auto write = [&](const std::string& name, const cv::Mat& image) {
@@ -126,7 +129,8 @@ void writeResults(const SweepResult<T>& r, const std::filesystem::path& dir, int
     if constexpr (std::is_same_v<T, float>) io::writeSpectrumCsv((dir / "spectrum.csv").string(), r.angles, r.spectrum, &recipe);
     else io::writeSpectrumCsv((dir / "spectrum.csv").string(), r.angles, r.spectrumExact, &recipe);
     io::writeTextFile((dir / "spectrum.json").string(), "{\"op\": " + io::jsonString(morphOpName(r.op)) +
-                                         ", \"length\": " + std::to_string(length) + ", \"pixel_type\": " +
+                                         ", \"length\": " + std::to_string(length) + ", \"line\": " +
+                                         io::jsonString(lineKindName(kind)) + ", \"pixel_type\": " +
                                          io::jsonString(pixelTypeName(pixelTypeOf<T>())) + ", \"angles\": [" +
                                          jsonAngles + "], \"spectrum\": [" + jsonSpectrum + "]}\n");
 }
@@ -138,7 +142,7 @@ public:
 
     JobReport write(const OutputPaths& outputs) const override {
         const std::filesystem::path dir(outputs.at("dir"));
-        writeResults(result_, dir, request_.length, input_);
+        writeResults(result_, dir, request_.length, request_.kind, input_);
         writeManifest(dir, input_, request_, io::cvDepthOf<T>());
         JobReport report;
         for (const std::string& name : sweepFileNames(io::cvDepthOf<T>())) report.files.push_back((dir / name).string());
@@ -197,10 +201,11 @@ std::unique_ptr<CommandJob> sweepJob(const ArgList& argList, JobMode mode) {
     specs.push_back({"--angles", true});
     specs.push_back({"--op", true});
     specs.push_back({"--out-dir", true});
+    specs.push_back(lineOptionSpec());
     specs.push_back(forceOptionSpec());
     Args args(argList, specs, "sweep");
     if (args.helpRequested()) {
-        printHelp(args, std::string(kHelp) + kForceHelp + kEngineOptionsHelp);
+        printHelp(args, std::string(kHelp) + kLineHelp + kForceHelp + kEngineOptionsHelp);
         return nullptr;
     }
     requireFileArguments(args, mode, {"IN"});
@@ -209,12 +214,15 @@ std::unique_ptr<CommandJob> sweepJob(const ArgList& argList, JobMode mode) {
     req.length = lengthFrom(args);
     req.angles = anglesFrom(args, "0:180:1");
     req.op = sweepOpFrom(args);
+    req.kind = lineKindFrom(args);
     const auto outDir = args.value("--out-dir");
     if (mode == JobMode::Batch && outDir)
         throw UsageError("'batch sweep' takes no --out-dir: each input's results go to the folder OUT/SUB/NAME of "
                          "batch's --out-dir");
     if (mode == JobMode::Single && (!outDir || outDir->empty())) throw UsageError("'sweep' needs --out-dir DIR");
-    auto job = std::make_unique<SweepJob>(req, engineOptionsFrom(args), args.has("--force"), mode);
+    const EngineOptions options = engineOptionsFrom(args);
+    lineKindNotice(req.kind, options);
+    auto job = std::make_unique<SweepJob>(req, options, args.has("--force"), mode);
     if (mode == JobMode::Single) {
         job->singleInput = args.positionals()[0];
         job->singleOutputs = {{"dir", *outDir}};

@@ -22,6 +22,7 @@ int runOrientation(const ArgList& args);
 int runContours(const ArgList& args);
 int runBench(const ArgList& args);
 int runBatch(const ArgList& args);
+int runSe(const ArgList& args);  // a line kind's structuring element as files
 
 // The commands batch can run: their options parsed and checked by the command's own
 // parser (UsageError), in `mode`. Null when --help was asked for (and printed).

@@ -3,6 +3,7 @@
 #include "app/io/memory_budget.h"
 
 #include "compute/image.h"
+#include "compute/line_morph.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -206,6 +207,27 @@ int printHelp(const Args& args, const std::string& text) {
                                problems.substr(0, problems.size() - 1));
     std::fputs(text.c_str(), stdout);
     return 0;
+}
+
+OptionSpec lineOptionSpec() { return {"--line", true}; }
+
+const char* const kLineHelp =
+    "  --line KIND        the digital line: paths (default: line paths, definitions.md\n"
+    "                     §5), segment (one 2-D kernel everywhere, what OpenCV computes\n"
+    "                     with the kernel of 'linescope-cli se') or periodic (Soille and\n"
+    "                     Talbot's periodic line); segment and periodic run on the CPU\n";
+
+LineKind lineKindFrom(const Args& args) {
+    try {
+        return parseLineKind(args.valueOr("--line", "paths"));
+    } catch (const Error& e) {
+        throw UsageError(std::string("--line: ") + e.what());
+    }
+}
+
+void lineKindNotice(LineKind kind, const EngineOptions& options) {
+    const std::string line = lineKindCpuNotice(kind, options.backend);
+    if (!line.empty()) notice(line);
 }
 
 OptionSpec forceOptionSpec() { return {"--force", false}; }

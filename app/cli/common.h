@@ -3,6 +3,7 @@
 
 #include "app/cli/args.h"
 #include "compute/backend.h"
+#include "compute/line_kind.h"
 #include "compute/sweep.h"
 
 #include <chrono>
@@ -66,6 +67,16 @@ double millisecondsSince(std::chrono::steady_clock::time_point start);
 // --angles start:stop:step (stop excluded), via AngleSet::parse, at most kMaxSweepAngles
 // angles; a bad text is a UsageError.
 AngleSet anglesFrom(const Args& args, const std::string& fallback);
+
+// --line KIND: paths (default), segment or periodic (line_kind.h); a bad name is a UsageError.
+// Every command whose engine call takes a LineKind declares it with lineOptionSpec and
+// documents it with kLineHelp.
+OptionSpec lineOptionSpec();
+extern const char* const kLineHelp;
+LineKind lineKindFrom(const Args& args);
+// Queues the engine's notice when `options` name the CUDA backend and the kind has no CUDA
+// kernel (lineKindCpuNotice): the request then runs on the CPU.
+void lineKindNotice(LineKind kind, const EngineOptions& options);
 
 // --force: the flag of every command that writes files, and its help line.
 OptionSpec forceOptionSpec();

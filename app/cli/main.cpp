@@ -39,6 +39,8 @@ constexpr const char* kHelp =
     "  skew           the skew of a page as JSON: linescope-cli skew page.png [--deskew out.png]\n"
     "  orientation    a block orientation field as JSON (fingerprints): linescope-cli orientation print.png\n"
     "  spectrum       the angular spectrum and its peaks as JSON (textures): linescope-cli spectrum tex.png\n"
+    "  se             a line's structuring element as a mask and JSON, for OpenCV or DIPlib:\n"
+    "                 linescope-cli se --angle 30 --length 41 --line segment -o se.png\n"
     "  contours       borders of a thresholded image: linescope-cli contours --threshold 128 in.png --json out.json\n"
     "  bench          the engine against OpenCV: linescope-cli bench [--quick]\n"
     "  batch          any of the above but bench over many files, resumable, with progress:\n"
@@ -56,7 +58,7 @@ constexpr const char* kHelp =
     "are one line on stderr starting with \"linescope-cli: error: \".\n";
 
 constexpr const char* kCommands[] = {"open",     "close",       "erode",    "dilate",   "tophat", "sweep",
-                                     "skew",     "orientation", "spectrum", "contours", "bench", "batch"};
+                                     "skew",     "orientation", "spectrum", "contours", "bench", "batch", "se"};
 
 // Levenshtein distance: insertions, deletions and substitutions of one character each.
 std::size_t editDistance(const std::string& a, const std::string& b) {
@@ -112,6 +114,7 @@ int dispatch(const std::vector<std::string>& all) {
     if (cmd == "spectrum") return runSpectrum(rest);
     if (cmd == "orientation") return runOrientation(rest);
     if (cmd == "contours") return runContours(rest);
+    if (cmd == "se") return runSe(rest);
     if (cmd == "bench") return runBench(rest);
     if (cmd == "batch") return runBatch(rest);
     if (!cmd.empty() && cmd[0] == '-') throw UsageError("unknown option '" + cmd + "' (see linescope-cli --help)");

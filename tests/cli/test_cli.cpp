@@ -1,5 +1,6 @@
 // linescope-cli end to end: runs the built executable on real files in a temporary folder
 // and checks its outputs against the engine's API and OpenCV, and its errors.
+#include "compute/line_kernel.h"
 #include "compute/line_morph.h"
 #include "compute/sweep.h"
 #include "tests/support/opencv_contours.h"
@@ -125,17 +126,19 @@ class TestCli : public QObject {
 
     template <class T>
     void checkMorph(const QString& inName, const Image<T>& input, MorphOp op, double angle, int length,
-                    const QString& algorithm = QStringLiteral("auto")) {
-        const QString outName = QStringLiteral("out_%1_%2_%3_%4_%5.%6")
+                    const QString& algorithm = QStringLiteral("auto"), LineKind kind = LineKind::Paths) {
+        const QString outName = QStringLiteral("out_%1_%2_%3_%4_%5_%6.%7")
                                     .arg(inName.section('.', 0, 0), QString::fromLatin1(morphOpName(op)))
                                     .arg(angle)
                                     .arg(length)
-                                    .arg(algorithm, std::is_same_v<T, float> ? QStringLiteral("tiff")
-                                                                             : QStringLiteral("png"));
-        const CliRun r = runCli({QString::fromLatin1(morphOpName(op)), QStringLiteral("--angle"),
-                                 QString::number(angle, 'g', 17), QStringLiteral("--length"), QString::number(length),
-                                 QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--algorithm"),
-                                 algorithm, path(inName), path(outName)});
+                                    .arg(algorithm, QString::fromLatin1(lineKindName(kind)),
+                                         std::is_same_v<T, float> ? QStringLiteral("tiff") : QStringLiteral("png"));
+        QStringList args{QString::fromLatin1(morphOpName(op)), QStringLiteral("--angle"),
+                         QString::number(angle, 'g', 17), QStringLiteral("--length"), QString::number(length),
+                         QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--algorithm"),
+                         algorithm, path(inName), path(outName)};
+        if (kind != LineKind::Paths) args << QStringLiteral("--line") << QString::fromLatin1(lineKindName(kind));
+        const CliRun r = runCli(args);
         QVERIFY2(r.finished && !r.crashed && r.code == 0, qPrintable(r.describe()));
         QVERIFY2(r.err.isEmpty(), qPrintable(r.describe()));
         const cv::Mat out = cv::imread(spath(outName), cv::IMREAD_UNCHANGED);
@@ -145,20 +148,23 @@ class TestCli : public QObject {
         QCOMPARE(out.rows, input.height());
         EngineOptions cpu;
         cpu.backend = Backend::Cpu;
-        const Image<T> expected = lineMorph<T>(op, input.cview(), {angle, length}, cpu);
+        const Image<T> expected = lineMorph<T>(op, input.cview(), {angle, length, kind}, cpu);
         const auto diff = test::firstDifference(expected, fromMat<T>(out));
-        LINESCOPE_CHECK(!diff, std::string(morphOpName(op)) + " " + typeName<T>() + " at " + std::to_string(angle) +
+        LINESCOPE_CHECK(!diff, std::string(lineKindName(kind)) + " " + morphOpName(op) + " " + typeName<T>() + " at " + std::to_string(angle) +
                                    "°, λ=" + std::to_string(length) + ": " + diff.value_or(""));
     }
 
     template <class T>
-    void checkSweep(const QString& inName, const Image<T>& input, MorphOp op, const QString& angles, int length) {
-        const QString outDir = path(QStringLiteral("sweep_%1_%2").arg(inName.section('.', 0, 0),
-                                                                     QString::fromLatin1(morphOpName(op))));
+    void checkSweep(const QString& inName, const Image<T>& input, MorphOp op, const QString& angles, int length,
+                    LineKind kind = LineKind::Paths) {
+        const QString outDir = path(QStringLiteral("sweep_%1_%2_%3").arg(inName.section('.', 0, 0),
+                                                                        QString::fromLatin1(morphOpName(op)),
+                                                                        QString::fromLatin1(lineKindName(kind))));
         const CliRun r =
             runCli({QStringLiteral("sweep"), QStringLiteral("--length"), QString::number(length), QStringLiteral("--angles"),
                     angles, QStringLiteral("--op"), QString::fromLatin1(morphOpName(op)), QStringLiteral("--backend"),
-                    QStringLiteral("cpu"), path(inName), QStringLiteral("--out-dir"), outDir});
+                    QStringLiteral("cpu"), QStringLiteral("--line"), QString::fromLatin1(lineKindName(kind)), path(inName),
+                    QStringLiteral("--out-dir"), outDir});
         QVERIFY2(r.finished && !r.crashed && r.code == 0, qPrintable(r.describe()));
         QCOMPARE(nonEmptyLines(r.out).size(), 1);
 
@@ -166,6 +172,7 @@ class TestCli : public QObject {
         req.op = op;
         req.length = length;
         req.angles = AngleSet::parse(str(angles));
+        req.kind = kind;
         EngineOptions cpu;
         cpu.backend = Backend::Cpu;
         const SweepResult<T> expected = sweep<T>(input.cview(), req, cpu);
@@ -244,6 +251,7 @@ class TestCli : public QObject {
         const QJsonObject o = doc.object();
         QCOMPARE(o.value("op").toString(), QString::fromLatin1(morphOpName(op)));
         QCOMPARE(o.value("length").toInt(), length);
+        QCOMPARE(o.value("line").toString(), QString::fromLatin1(lineKindName(kind)));
         const QJsonArray a = o.value("angles").toArray();
         const QJsonArray s = o.value("spectrum").toArray();
         QCOMPARE(a.size(), n);
@@ -275,7 +283,7 @@ private slots:
         QVERIFY2(r.code == 0 && r.out.startsWith(QStringLiteral("linescope-cli ")), qPrintable(r.describe()));
         // Each command's --help is checked against the options it declares (printHelp).
         for (const char* cmd : {"open", "close", "erode", "dilate", "tophat", "sweep", "skew", "spectrum", "orientation",
-                                "contours", "bench", "batch"}) {
+                                "contours", "bench", "batch", "se"}) {
             r = runCli({QString::fromLatin1(cmd), QStringLiteral("--help")});
             QVERIFY2(r.code == 0 && r.out.contains(QStringLiteral("usage")) && r.err.isEmpty(),
                      qPrintable(QString::fromLatin1(cmd) + ": " + r.describe()));
@@ -323,6 +331,133 @@ private slots:
         QVERIFY2(r.out.isEmpty(), qPrintable(r.describe()));
         r = runCli({QStringLiteral("contours"), QStringLiteral("--threshold"), QStringLiteral("3"), path("one.png")});
         QVERIFY2(r.code == 0 && r.out.startsWith(QStringLiteral("1 contours")), qPrintable(r.describe()));
+    }
+
+    // --line: the CLI's results equal the engine's for every kind, operator and pixel type
+    // (odd and even λ), and sweeps and spectra take the kind too.
+    void lineKindsEqualTheEngine() {
+        const Image<std::uint8_t> u8 = testImage<std::uint8_t>(37, 23, 1);
+        const Image<std::uint16_t> u16 = testImage<std::uint16_t>(29, 31, 2);
+        const Image<float> f32 = testImage<float>(33, 19, 3);
+        for (LineKind kind : {LineKind::Segment, LineKind::Periodic}) {  // paths: the tests above
+            for (MorphOp op : {MorphOp::Open, MorphOp::Close, MorphOp::Erode, MorphOp::Dilate, MorphOp::TopHat})
+                checkMorph<std::uint8_t>(QStringLiteral("u8.png"), u8, op, 30.5, 7, QStringLiteral("auto"), kind);
+            checkMorph<std::uint8_t>(QStringLiteral("u8.png"), u8, MorphOp::Dilate, 117.0, 8, QStringLiteral("auto"), kind);
+            checkMorph<std::uint16_t>(QStringLiteral("u16.png"), u16, MorphOp::Open, 63.25, 10, QStringLiteral("auto"), kind);
+            checkMorph<float>(QStringLiteral("f32.tiff"), f32, MorphOp::Close, 150.0, 13, QStringLiteral("auto"), kind);
+            checkMorph<std::uint8_t>(QStringLiteral("u8.png"), u8, MorphOp::Erode, 12.0, 9, QStringLiteral("reference"), kind);
+        }
+        checkSweep<std::uint8_t>(QStringLiteral("u8.png"), u8, MorphOp::Open, QStringLiteral("0:180:15"), 7, LineKind::Segment);
+        checkSweep<float>(QStringLiteral("f32.tiff"), f32, MorphOp::Close, QStringLiteral("0:180:30"), 6, LineKind::Periodic);
+        // spectrum: the sums of the engine's sweep of that kind.
+        const CliRun r = runCli({QStringLiteral("spectrum"), QStringLiteral("--length"), QStringLiteral("8"),
+                                 QStringLiteral("--angles"), QStringLiteral("0:180:20"), QStringLiteral("--line"),
+                                 QStringLiteral("segment"), QStringLiteral("--backend"), QStringLiteral("cpu"),
+                                 QStringLiteral("--quiet"), path("u8.png")});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        const QJsonObject o = QJsonDocument::fromJson(r.outBytes).object();
+        QCOMPARE(o.value("line").toString(), QStringLiteral("segment"));
+        SweepRequest req;
+        req.length = 8;
+        req.angles = AngleSet::parse("0:180:20");
+        req.kind = LineKind::Segment;
+        EngineOptions cpu;
+        cpu.backend = Backend::Cpu;
+        const SweepResult<std::uint8_t> want = sweep<std::uint8_t>(u8.cview(), req, cpu);
+        const QJsonArray spectrum = o.value("spectrum").toArray();
+        QCOMPARE(spectrum.size(), req.angles.count);
+        for (int k = 0; k < req.angles.count; ++k)
+            QCOMPARE(spectrum[k].toDouble(), want.spectrum[static_cast<std::size_t>(k)]);
+        // orientation takes it and says so.
+        const CliRun orient = runCli({QStringLiteral("orientation"), QStringLiteral("--line"), QStringLiteral("periodic"),
+                                      QStringLiteral("--angle-count"), QStringLiteral("6"), QStringLiteral("--backend"),
+                                      QStringLiteral("cpu"), path("u8.png")});
+        QVERIFY2(orient.code == 0, qPrintable(orient.describe()));
+        QCOMPARE(QJsonDocument::fromJson(orient.outBytes).object().value("line").toString(), QStringLiteral("periodic"));
+        verifyError(runCli({QStringLiteral("open"), QStringLiteral("--length"), QStringLiteral("3"), QStringLiteral("--line"),
+                            QStringLiteral("discrete"), path("u8.png"), path("bad_line.png")}),
+                    2);
+    }
+
+    // se: the mask and the JSON read back give line_kernel's set and anchor, for PNG and PBM.
+    void seEqualsTheLineKernel() {
+        int checked = 0;
+        for (LineKind kind : {LineKind::Paths, LineKind::Segment, LineKind::Periodic})
+            for (double angle : {0.0, 17.5, 30.0, 45.0, 90.0, 101.25, 135.0, 163.0, -20.0})
+                for (int length : {1, 2, 5, 8, 41, 64}) {
+                    const bool pbm = (checked++ % 3) == 2;
+                    const QString out = path(QStringLiteral("se_%1_%2_%3.%4")
+                                                 .arg(QString::fromLatin1(lineKindName(kind)))
+                                                 .arg(angle)
+                                                 .arg(length)
+                                                 .arg(pbm ? QStringLiteral("pbm") : QStringLiteral("png")));
+                    const CliRun r = runCli({QStringLiteral("se"), QStringLiteral("--angle"), QString::number(angle),
+                                             QStringLiteral("--length"), QString::number(length), QStringLiteral("--line"),
+                                             QString::fromLatin1(lineKindName(kind)), QStringLiteral("-o"), out,
+                                             QStringLiteral("--quiet")});
+                    QVERIFY2(r.code == 0 && r.err.isEmpty(), qPrintable(r.describe()));
+                    const LineKernel kernel = lineKernel(kind, angle, length);
+                    std::vector<Offset> want = kernel.offsets();
+                    const OffsetBox box = boundingBox(want);
+                    // The mask: OpenCV reads a PBM's 1 (black) as 0.
+                    cv::Mat mask = cv::imread(str(out), cv::IMREAD_GRAYSCALE);
+                    QVERIFY2(!mask.empty(), qPrintable(out));
+                    if (pbm) mask = 255 - mask;
+                    QCOMPARE(mask.cols, box.width());
+                    QCOMPARE(mask.rows, box.height());
+                    const QString sidecar = out.left(out.lastIndexOf(QLatin1Char('.'))) + QStringLiteral(".json");
+                    const QJsonObject o = QJsonDocument::fromJson(readFile(sidecar)).object();
+                    QCOMPARE(o.value("kind").toString(), QString::fromLatin1(lineKindName(kind)));
+                    QCOMPARE(o.value("length").toInt(), length);
+                    const QJsonArray anchor = o.value("anchor").toArray();
+                    QCOMPARE(anchor.size(), 2);
+                    QCOMPARE(anchor[0].toInt(), -box.minX);
+                    QCOMPARE(anchor[1].toInt(), -box.minY);
+                    std::vector<Offset> fromMask, fromJson;
+                    for (int y = 0; y < mask.rows; ++y)
+                        for (int x = 0; x < mask.cols; ++x)
+                            if (mask.at<std::uint8_t>(y, x)) fromMask.push_back({x - anchor[0].toInt(), y - anchor[1].toInt()});
+                    for (const auto& v : o.value("offsets").toArray())
+                        fromJson.push_back({v.toArray()[0].toInt(), v.toArray()[1].toInt()});
+                    QCOMPARE(fromJson.size(), want.size());
+                    QVERIFY(fromJson == want);  // the kernel's order, along the line
+                    const auto byPosition = [](const Offset& a, const Offset& b) {
+                        return a.dy != b.dy ? a.dy < b.dy : a.dx < b.dx;
+                    };
+                    std::sort(want.begin(), want.end(), byPosition);
+                    std::sort(fromMask.begin(), fromMask.end(), byPosition);
+                    QVERIFY2(fromMask == want, qPrintable(out));
+                    // The reflected kernel exactly when the set is not its own reflection.
+                    std::vector<Offset> reflected;
+                    for (const Offset& k : want) reflected.push_back({-k.dx, -k.dy});
+                    std::sort(reflected.begin(), reflected.end(), byPosition);
+                    QCOMPARE(o.contains("dilate"), reflected != want);
+                    if (kind != LineKind::Paths && length % 2 == 1) QVERIFY2(!o.contains("dilate"), qPrintable(out));
+                    if (o.contains("dilate")) {
+                        const QJsonObject d = o.value("dilate").toObject();
+                        QCOMPARE(d.value("anchor").toArray()[0].toInt(), box.maxX);
+                        QCOMPARE(d.value("anchor").toArray()[1].toInt(), box.maxY);
+                    }
+                }
+        // Mistakes: one line, status 2; nothing written.
+        for (const QStringList& bad :
+             {QStringList{QStringLiteral("se"), QStringLiteral("--length"), QStringLiteral("0"), QStringLiteral("-o"), path("bad.png")},
+              QStringList{QStringLiteral("se"), QStringLiteral("--length"), QStringLiteral("5")},
+              QStringList{QStringLiteral("se"), QStringLiteral("--length"), QStringLiteral("5"), QStringLiteral("-o"), path("bad.jpg")},
+              QStringList{QStringLiteral("se"), QStringLiteral("--length"), QStringLiteral("5"), QStringLiteral("--angle"),
+                          QStringLiteral("nan"), QStringLiteral("-o"), path("bad.png")},
+              QStringList{QStringLiteral("se"), QStringLiteral("--length"), QStringLiteral("5"), QStringLiteral("--line"),
+                          QStringLiteral("fast"), QStringLiteral("-o"), path("bad.png")},
+              QStringList{QStringLiteral("se"), QStringLiteral("--length"), QStringLiteral("5"), QStringLiteral("-o"), path("bad.png"),
+                          QStringLiteral("extra")}}) {
+            verifyError(runCli(bad), 2);
+            QVERIFY(!QFile::exists(path("bad.png")) && !QFile::exists(path("bad.json")));
+        }
+        // Paths are not translation invariant: said once on stderr.
+        const CliRun r = runCli({QStringLiteral("se"), QStringLiteral("--length"), QStringLiteral("5"), QStringLiteral("-o"),
+                                 path("paths_note.png")});
+        QVERIFY2(r.code == 0 && nonEmptyLines(r.err).size() == 1 && r.err.contains(QStringLiteral("translation invariant")),
+                 qPrintable(r.describe()));
     }
 
     void autoBackendNotice() {

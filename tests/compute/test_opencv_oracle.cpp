@@ -10,8 +10,16 @@
 // border, and OpenCV's default border (+max for erosion, −max for dilation) ignores exactly
 // those positions. Because B is symmetric for odd λ, OpenCV's unreflected dilation kernel
 // agrees with δ(f)(c) = max f(c−k). Even λ is not compared (B is not symmetric).
+//
+// Segment and periodic lines (line_kernel.h) are one 2-D kernel everywhere: at every angle and
+// λ they equal OpenCV with the kernel and anchor that `linescope-cli se` exports
+// (io::kernelMask) — every operator through cv::morphologyEx for odd λ, where the set is
+// centrally symmetric; cv::erode for every λ; and for even λ the dilation (hence openings and
+// closings) is cv::dilate with the reflected kernel (io::reflectedKernelMask).
 // Float images are finite here: OpenCV's default erosion border for 32F is FLT_MAX, not +∞, so
 // an all-+∞ window touching the border would come out FLT_MAX in OpenCV.
+#include "app/io/kernel_export.h"
+#include "compute/line_kernel.h"
 #include "compute/line_morph.h"
 #include "compute/reference/reference_line_morph.h"
 #include "tests/support/opencv_images.h"
@@ -111,6 +119,89 @@ void compareWithOpenCv(QStringList& failures) {
     }
 }
 
+// op by OpenCV with the exported kernel: morphologyEx with one kernel and anchor when the set
+// is symmetric, else erosion by the kernel and dilation by its reflection.
+template <class T>
+Image<T> opencvKernelMorph(MorphOp op, const Image<T>& f, const std::vector<Offset>& offsets) {
+    const io::KernelMask k = io::kernelMask(offsets);
+    const cv::Mat src = asMat(f);
+    cv::Mat dst;
+    if (io::centrallySymmetric(offsets)) {
+        switch (op) {
+        case MorphOp::Erode: cv::morphologyEx(src, dst, cv::MORPH_ERODE, k.mask, k.anchor); break;
+        case MorphOp::Dilate: cv::morphologyEx(src, dst, cv::MORPH_DILATE, k.mask, k.anchor); break;
+        case MorphOp::Open: cv::morphologyEx(src, dst, cv::MORPH_OPEN, k.mask, k.anchor); break;
+        case MorphOp::Close: cv::morphologyEx(src, dst, cv::MORPH_CLOSE, k.mask, k.anchor); break;
+        case MorphOp::TopHat: cv::morphologyEx(src, dst, cv::MORPH_TOPHAT, k.mask, k.anchor); break;
+        }
+        return fromMat<T>(dst);
+    }
+    const io::KernelMask r = io::reflectedKernelMask(offsets);
+    cv::Mat mid;
+    switch (op) {
+    case MorphOp::Erode: cv::erode(src, dst, k.mask, k.anchor); break;
+    case MorphOp::Dilate: cv::dilate(src, dst, r.mask, r.anchor); break;
+    case MorphOp::Open:
+    case MorphOp::TopHat:
+        cv::erode(src, mid, k.mask, k.anchor);
+        cv::dilate(mid, dst, r.mask, r.anchor);
+        if (op == MorphOp::TopHat) dst = src - dst;
+        break;
+    case MorphOp::Close:
+        cv::dilate(src, mid, r.mask, r.anchor);
+        cv::erode(mid, dst, k.mask, k.anchor);
+        break;
+    }
+    return fromMat<T>(dst);
+}
+
+// The λ of the kernel comparison: every λ up to 24, then a sample up to 501 (odd and even,
+// powers of two and their neighbours), so that the suite stays a few seconds.
+std::vector<int> kernelLengths() {
+    std::vector<int> lengths;
+    for (int l = 1; l <= 24; ++l) lengths.push_back(l);
+    for (int l : {31, 40, 41, 63, 64, 65, 100, 101, 127, 128, 200, 251, 255, 256, 257, 300, 399, 400, 500, 501})
+        lengths.push_back(l);
+    return lengths;
+}
+
+// For each λ, angles drawn from the grid of 0.05° over [0, 180) (the axes and diagonals
+// always among them), fewer for long λ; every operator on a random image of a few sizes.
+template <class T>
+void compareKernelsWithOpenCv(LineKind kind, QStringList& failures, int& cases) {
+    const int sizes[][2] = {{1, 1}, {9, 13}, {13, 9}, {47, 31}, {64, 48}};
+    const std::vector<test::ImageKind> imageKinds = test::allImageKinds();
+    std::mt19937_64 rng(kind == LineKind::Segment ? 18 : 19);
+    std::uniform_int_distribution<int> gridStep(0, 3599);  // angle = step · 0.05°
+    int seed = 100;
+    for (int length : kernelLengths()) {
+        std::vector<double> angles{0, 45, 90, 135};
+        const int drawn = kind == LineKind::Segment ? (length <= 24 ? 10 : 4) : 3;
+        for (int i = 0; i < drawn; ++i) angles.push_back(gridStep(rng) * 0.05);
+        for (double angle : angles) {
+            const auto& sz = sizes[static_cast<std::size_t>(seed) % std::size(sizes)];
+            const test::ImageKind imageKind = imageKinds[static_cast<std::size_t>(seed) % imageKinds.size()];
+            const Image<T> f = makeImage<T>(sz[0], sz[1], static_cast<std::uint64_t>(seed++), imageKind);
+            const std::vector<Offset> offsets = lineKernel(kind, angle, length).offsets();
+            const bool odd = length % 2 == 1;
+            if (odd != io::centrallySymmetric(offsets))
+                failures << QString::fromStdString(std::string(lineKindName(kind)) + " angle " + std::to_string(angle) +
+                                                   " λ " + std::to_string(length) + ": symmetric exactly for odd λ");
+            for (MorphOp op : {MorphOp::Erode, MorphOp::Dilate, MorphOp::Open, MorphOp::Close, MorphOp::TopHat}) {
+                ++cases;
+                const Image<T> want = opencvKernelMorph(op, f, offsets);
+                const Image<T> got = lineMorph<T>(op, f.cview(), LineParams{angle, length, kind});
+                if (auto d = test::firstDifference(want, got))
+                    failures << QString::fromStdString(std::string(lineKindName(kind)) + " " +
+                                                       pixelTypeName(pixelTypeOf<T>()) + " " + morphOpName(op) +
+                                                       " angle " + std::to_string(angle) + " λ " + std::to_string(length) +
+                                                       " size " + std::to_string(sz[0]) + "x" + std::to_string(sz[1]) +
+                                                       ": " + *d);
+            }
+        }
+    }
+}
+
 }  // namespace
 
 class TestOpenCvOracle : public QObject {
@@ -160,6 +251,33 @@ private slots:
         for (const QString& f : failures.mid(0, 20)) qWarning("%s", qPrintable(f));
         QVERIFY2(failures.isEmpty(), qPrintable(QString::number(failures.size()) + " mismatches; first: " +
                                                 (failures.isEmpty() ? QString() : failures.first())));
+    }
+
+    // segment (and periodic) = OpenCV with `se`'s kernel and anchor, bit for bit.
+    void lineKernelsMatchOpenCv_data() {
+        QTest::addColumn<int>("type");
+        QTest::addColumn<int>("kind");
+        for (int kind : {int(LineKind::Segment), int(LineKind::Periodic)}) {
+            const char* k = kind == int(LineKind::Segment) ? "segment" : "periodic";
+            QTest::addRow("%s uint8", k) << 0 << kind;
+            QTest::addRow("%s uint16", k) << 1 << kind;
+            QTest::addRow("%s float32", k) << 2 << kind;
+        }
+    }
+    void lineKernelsMatchOpenCv() {
+        QFETCH(int, type);
+        QFETCH(int, kind);
+        QStringList failures;
+        int cases = 0;
+        const auto lk = static_cast<LineKind>(kind);
+        if (type == 0) compareKernelsWithOpenCv<std::uint8_t>(lk, failures, cases);
+        else if (type == 1) compareKernelsWithOpenCv<std::uint16_t>(lk, failures, cases);
+        else compareKernelsWithOpenCv<float>(lk, failures, cases);
+        for (const QString& f : failures.mid(0, 20)) qWarning("%s", qPrintable(f));
+        QVERIFY2(failures.isEmpty(), qPrintable(QString::number(failures.size()) + " mismatches of " +
+                                                QString::number(cases) + "; first: " +
+                                                (failures.isEmpty() ? QString() : failures.first())));
+        QVERIFY(cases > 1000);
     }
 
     // The reference itself against OpenCV, so that a fault shared by engine and reference
