@@ -64,6 +64,17 @@ struct GroupPlanes {
     SpectrumSum<T>* partials = nullptr;  // [angle][square · batches + batch], zeroed before the launch
 };
 
+// The warp's extremes by shuffles (__reduce_min_sync needs sm_80; the release build also
+// targets sm_75).
+__device__ inline int warpMin(int v) {
+    for (int d = 16; d > 0; d >>= 1) v = min(v, __shfl_xor_sync(0xffffffffu, v, d));
+    return v;
+}
+__device__ inline int warpMax(int v) {
+    for (int d = 16; d > 0; d >>= 1) v = max(v, __shfl_xor_sync(0xffffffffu, v, d));
+    return v;
+}
+
 __device__ inline void foldMax(unsigned* p, unsigned v) { atomicMax(p, v); }
 __device__ inline void foldMin(unsigned* p, unsigned v) { atomicMin(p, v); }
 __device__ inline void foldMax(unsigned long long* p, unsigned long long v) { atomicMax(p, v); }
@@ -135,8 +146,8 @@ __global__ void __launch_bounds__(kTileThreads) tileSweepKernel(DeviceImageView<
         if (batch * 32 > last - first) continue;  // uniform across the warp
         LineSpan s;
         if (c <= last) s = tile::lineSpan(f, c, reachLeft, reachRight);
-        const int ta = __reduce_min_sync(0xffffffffu, s.active() ? s.ta : INT_MAX);
-        const int tb = __reduce_max_sync(0xffffffffu, s.active() ? s.tb : INT_MIN);
+        const int ta = warpMin(s.active() ? s.ta : INT_MAX);
+        const int tb = warpMax(s.active() ? s.tb : INT_MIN);
         if (ta > tb) continue;
         // A lane folds at most `side` outputs an item: 32 bits hold an integer image's sum.
         ThreadSum<T> sum = 0;
