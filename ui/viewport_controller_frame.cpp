@@ -95,7 +95,8 @@ void ViewportController::uploadPrimary() {
         case Plane::Original:
         case Plane::Result: return;  // not sweep views: handled above
         }
-        primary_.uploadOrientation(s);
+        // A coarse preview holds each reduced pixel r × r times: one of each is enough.
+        primary_.uploadOrientation(s, sweep_->preview ? sweep_->preview->reduction : 1);
         const bool over = blend_ && original_;
         if (over) showOriginalInPrimary();
         primary_.setOrientationBlend(blendAmount_);

@@ -257,7 +257,9 @@ void Session::submit(RequestKind kind) {
     const auto k = static_cast<std::size_t>(kind);
     if (auto r = requestFor(kind)) {
         lastId_[k] = queue_->submit(std::move(*r));
+        const bool wasCancelled = cancelled_[k];
         cancelled_[k] = false;
+        if (wasCancelled) emit cancelledChanged(kind);
         if (kind == RequestKind::Sweep) sweepTime_.start(secondsNow());
     }
 }
@@ -267,6 +269,7 @@ void Session::cancel(RequestKind kind) {
     // Ids start at 1: the cancelled request's queued progress no longer matches.
     lastId_[static_cast<std::size_t>(kind)] = 0;
     cancelled_[static_cast<std::size_t>(kind)] = true;
+    emit cancelledChanged(kind);
 }
 
 }  // namespace linescope::session

@@ -120,6 +120,9 @@ signals:
     // [UI thread] A parameter setter changed a parameter (the views compare what they show
     // with requestFor() again: a result of older parameters is stale).
     void parametersChanged();
+    // [UI thread] isCancelled(kind) changed: the user cancelled the view, or it was submitted
+    // again (the marks of a cancelled preview follow it).
+    void cancelledChanged(linescope::session::RequestKind kind);
     // [UI thread] A chunked view's progress: `done` of `total` angles.
     void progress(linescope::session::RequestKind kind, int done, int total);
     // [UI thread] One line for the status bar: image conversions, backend fallbacks.
