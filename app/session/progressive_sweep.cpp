@@ -51,13 +51,21 @@ std::shared_ptr<const SweepSpectrum> subsetSpectrum(const AnySweep& sweep, const
 
 template <class T>
 SweepResult<T> coarseSweep(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt, int reduction,
-                           int stride, std::shared_ptr<const SweepSpectrum>* spectrum) {
+                           int stride, std::shared_ptr<const SweepSpectrum>* spectrum, int chunkAngles,
+                           const std::function<void()>& between) {
     const Image<T> small = boxReduce<T>(src, reduction, opt);
     SweepRequest sr = req;
     // λ in reduced pixels: the same length on the page.
     sr.length = std::max(1, static_cast<int>(std::lround(req.length / static_cast<double>(reduction))));
     sr.angles = AngleSet{req.angles.start, req.angles.step * stride, (req.angles.count + stride - 1) / stride};
-    SweepResult<T> s = sweep<T>(small.cview(), sr, opt);
+    // A few angles at a time, so that a newer request or a more urgent kind is heard within a
+    // chunk here too (`between` runs between chunks, not after the last).
+    SweepInProgress<T> run(small.cview(), sr, opt);
+    for (int k = 0; k < sr.angles.count; ++k) {
+        if (k > 0 && chunkAngles > 0 && k % chunkAngles == 0 && between) between();
+        run.add(k);
+    }
+    SweepResult<T> s = run.takeResult();
     for (std::uint16_t& k : std::span(s.argIndex.data(), s.argIndex.pixels().size()))
         k = static_cast<std::uint16_t>(k * stride);  // an index of the whole set
     SweepResult<T> up;
@@ -81,31 +89,40 @@ SweepResult<T> coarseSweep(ImageView<const T> src, const SweepRequest& req, cons
     return up;
 }
 
+// Thrown out of the coarse stage when `step` asks to stop.
+struct Stopped {};
+
 template <class T>
 bool progressiveSweep(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt, const SweepPlan& plan,
                       const SweepStepFn& step, const PreviewFn& preview, SweepResult<T>& out) {
     const int total = req.angles.count;
     SweepInProgress<T> run(src, req, opt);  // validates the request before any work
     if (step && !step(0, total)) return false;
-    if (plan.reduction > 1 && preview) {
+    if (plan.reduction > 1 && preview) try {
         std::shared_ptr<const SweepSpectrum> spectrum;
         auto coarse = std::make_shared<const AnySweep>(
-            coarseSweep<T>(src, req, opt, plan.reduction, plan.coarseStride, &spectrum));
+            coarseSweep<T>(src, req, opt, plan.reduction, plan.coarseStride, &spectrum,
+                           plan.coarseChunkAngles, [&] {
+                               if (step && !step(0, total)) throw Stopped{};
+                           }));
         preview(std::move(coarse), std::move(spectrum),
                 SweepPreview{(total + plan.coarseStride - 1) / plan.coarseStride, total, plan.reduction});
+    } catch (const Stopped&) {
+        return false;
     }
     int sinceCheck = 0;
-    for (std::size_t p = 0; p < plan.passes.size(); ++p) {
-        for (int k = plan.passes[p].first; k < total; k += plan.passes[p].stride) {
+    const int passes = static_cast<int>(plan.strides.size());
+    for (int p = 0; p < passes; ++p) {
+        for (int k : passAngles(plan, p, total)) {
             run.add(k);
             if (++sinceCheck >= plan.chunkAngles) {
                 sinceCheck = 0;
                 if (step && !step(run.done(), total)) return false;
             }
         }
-        if (p + 1 < plan.passes.size() && preview) {
+        if (p + 1 < passes && preview) {
             std::vector<int> indices;
-            const AngleSet covered = anglesAfterPasses(req.angles, plan, static_cast<int>(p) + 1, &indices);
+            const AngleSet covered = anglesAfterPasses(req.angles, plan, p + 1, &indices);
             auto part = std::make_shared<const AnySweep>(run.result());
             auto spectrum = subsetSpectrum<T>(*part, covered, indices);
             preview(std::move(part), std::move(spectrum), SweepPreview{covered.count, total, 1});
@@ -120,7 +137,7 @@ bool progressiveSweep(ImageView<const T> src, const SweepRequest& req, const Eng
     template bool progressiveSweep<T>(ImageView<const T>, const SweepRequest&, const EngineOptions&, const SweepPlan&, \
                                       const SweepStepFn&, const PreviewFn&, SweepResult<T>&);                      \
     template SweepResult<T> coarseSweep<T>(ImageView<const T>, const SweepRequest&, const EngineOptions&, int, int,  \
-                                           std::shared_ptr<const SweepSpectrum>*);
+                                           std::shared_ptr<const SweepSpectrum>*, int, const std::function<void()>&);
 LS_PROGRESSIVE(std::uint8_t)
 LS_PROGRESSIVE(std::uint16_t)
 LS_PROGRESSIVE(float)

@@ -26,9 +26,11 @@ bool progressiveSweep(ImageView<const T> src, const SweepRequest& req, const Eng
                       const SweepStepFn& step, const PreviewFn& preview, SweepResult<T>& out);
 
 // The coarse preview alone: `req` on `src` reduced `reduction` times (λ too) over every
-// `stride`-th angle, upscaled back to the image's size. For tests and progressiveSweep.
+// `stride`-th angle, upscaled back to the image's size; `between` is called after every
+// `chunkAngles` angles but the last chunk (< 1: never). For tests and progressiveSweep.
 template <class T>
 SweepResult<T> coarseSweep(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt, int reduction,
-                           int stride, std::shared_ptr<const SweepSpectrum>* spectrum);
+                           int stride, std::shared_ptr<const SweepSpectrum>* spectrum, int chunkAngles = 0,
+                           const std::function<void()>& between = {});
 
 }  // namespace linescope::session

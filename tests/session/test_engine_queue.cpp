@@ -129,11 +129,13 @@ EngineQueue::Options cpuOptions(int chunk = 8) {
 }
 
 // Progressive sweeps on a small image: a coarse preview on the image reduced 4 times (a
-// 192×160 image has more than 4096 pixels, its quarter 1920 fewer), then three passes with
-// a preview after each of the first two, a checkpoint after every `chunk` angles.
+// 192×160 image has more than 4096 pixels, its quarter 1920 fewer), then three passes (every
+// 4th angle, every 2nd, the rest) with a preview after each of the first two, a checkpoint
+// after every `chunk` angles.
 EngineQueue::Options progressiveOptions(int chunk = 2) {
     EngineQueue::Options o = cpuOptions(chunk);
     o.progressive.previewPixels = 4096;
+    o.progressive.reducedAbovePixels = 0;
     o.progressive.passWork = 1;
     return o;
 }
@@ -708,23 +710,32 @@ private slots:
         (void)QTest::qWaitFor([&] { return !session.queue().busy(); }, kTimeoutMs);
     }
 
-    // The plan of a big image: a coarse preview at 1/4 with every 2nd of 180 angles, three
-    // passes, a few angles a chunk; a 1 Mpx image gets neither preview nor passes.
+    // The plan of a big image: passes of every 20th, 4th and 2nd angle of 180 on 16 Mpx (the
+    // first about a third of a second on 2 cores), a few angles a chunk, no reduced preview;
+    // a 64 Mpx image gets a reduced preview at 1/8 first; a 1 Mpx image neither.
     void plansProgressiveSweeps() {
         const SweepPlan big = planSweep(4096, 4096, 180, ProgressiveOptions{}, 8);
-        QCOMPARE(big.reduction, 4);
-        QCOMPARE(big.coarseStride, 2);
-        QCOMPARE(big.passes.size(), std::size_t{3});
-        QVERIFY(big.chunkAngles >= 1 && big.chunkAngles <= 4);
+        QCOMPARE(big.reduction, 1);
+        QCOMPARE(big.strides, (std::vector<int>{20, 4, 2, 1}));
+        QCOMPARE(big.chunkAngles, 1);
+        QCOMPARE(passAngles(big, 0, 180).size(), std::size_t{9});
+        QCOMPARE(passAngles(big, 1, 180).size(), std::size_t{36});
+        QCOMPARE(passAngles(big, 1, 180)[0], 4);
+        QCOMPARE(passAngles(big, 3, 180).size(), std::size_t{90});
         std::vector<int> ks;
         const AngleSet first = anglesAfterPasses(AngleSet{0, 1, 180}, big, 1, &ks);
-        QCOMPARE(first.count, 45);
-        QCOMPARE(first.step, 4.0);
-        QCOMPARE(ks[1], 4);
-        QCOMPARE(anglesAfterPasses(AngleSet{0, 1, 180}, big, 2, nullptr).count, 90);
+        QCOMPARE(first.count, 9);
+        QCOMPARE(first.step, 20.0);
+        QCOMPARE(ks[1], 20);
+        QCOMPARE(anglesAfterPasses(AngleSet{0, 1, 180}, big, 2, nullptr).count, 45);
+        QCOMPARE(anglesAfterPasses(AngleSet{0, 1, 180}, big, 3, nullptr).count, 90);
+        const SweepPlan huge = planSweep(8192, 8192, 180, ProgressiveOptions{}, 8);
+        QCOMPARE(huge.reduction, 8);
+        QCOMPARE(huge.coarseStride, 2);
+        QCOMPARE(huge.strides.front() % 4, 0);
         const SweepPlan small = planSweep(1024, 1024, 180, ProgressiveOptions{}, 8);
         QCOMPARE(small.reduction, 1);
-        QCOMPARE(small.passes.size(), std::size_t{1});
+        QCOMPARE(small.strides, std::vector<int>{1});
         QCOMPARE(small.chunkAngles, 8);
     }
 

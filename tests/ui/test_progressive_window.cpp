@@ -55,6 +55,7 @@ class TestProgressiveWindow : public QObject {
     std::unique_ptr<MainWindow> makeWindow() {
         auto w = test::makeTestWindow(QStringLiteral(LINESCOPE_SAMPLES_DIR), false, [](session::EngineQueue::Options& o) {
             o.progressive.previewPixels = 4096;
+            o.progressive.reducedAbovePixels = 0;
             o.progressive.passWork = 1;
             o.sweepChunkAngles = 2;
         });
