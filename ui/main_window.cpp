@@ -140,7 +140,8 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     buildMenus();
 
     progress_ = new QProgressBar(this);
-    progress_->setMaximumWidth(160);
+    // Wide enough for its longest text ("Sweep 180/180 · about 99 s left"), on one line.
+    progress_->setFixedWidth(progress_->fontMetrics().horizontalAdvance(tr("Sweep 720/720 · about 999 s left")) + 16);
     progress_->setVisible(false);
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->setVisible(false);

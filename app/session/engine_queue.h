@@ -42,9 +42,10 @@ public:
         // read by every consumer where they are; off, snapshots hold host planes.
         bool deviceResident = false;
         int deviceSweepChunkAngles = 45;  // a device sweep's angles between two checks
-        // Host sweeps of big images: a coarse preview first, then the exact sweep in passes
-        // with previews between them (sweep_plan.h); each preview is published as a Sweep
-        // snapshot with Snapshot::preview set, before the exact one of the same id.
+        // Host sweeps of big images: the exact sweep in passes of interleaved angles with a
+        // preview after each (and a reduced preview first on huge images: sweep_plan.h); each
+        // preview is published as a Sweep snapshot with Snapshot::preview set, before the
+        // exact one of the same id.
         ProgressiveOptions progressive;
         // Tests only: start on this backend without resolving it (Cuda on a machine without
         // a GPU exercises the fallback: the first request fails there and retries on the CPU).
