@@ -5,6 +5,7 @@
 #include "compute/cuda/cuda_backend.h"
 #endif
 
+#include "compute/cpu/partial_sweep.h"
 #include "compute/cpu/sheared_line_morph.h"
 #include "compute/cpu/sweep_accumulate.h"
 #include "compute/cpu/transpose.h"
@@ -66,20 +67,7 @@ AngleSet AngleSet::parse(const std::string& text) {
     return AngleSet{start, step, static_cast<int>(n)};
 }
 
-namespace {
-
-template <class T>
-void setSpectrum(SweepResult<T>& r, int k, const cpu::SpectrumTerm& t) {
-    const auto kz = static_cast<std::size_t>(k);
-    if constexpr (std::is_floating_point_v<T>) {
-        r.spectrum[kz] = t.sum;
-    } else {
-        r.spectrumExact[kz] = t.exact;
-        r.spectrum[kz] = static_cast<double>(t.exact);
-    }
-}
-
-void validate(const SweepRequest& req) {
+void validateSweepRequest(const SweepRequest& req) {
     if (req.op == MorphOp::TopHat) throw Error("a sweep takes erode, dilate, open or close, not tophat");
     if (req.angles.count < 1 || req.angles.count > kMaxSweepAngles)
         throw Error("a sweep takes 1 to " + std::to_string(kMaxSweepAngles) + " angles (got " +
@@ -88,6 +76,7 @@ void validate(const SweepRequest& req) {
         throw Error("the sweep's angles must be finite");
 }
 
+namespace {
 
 // Any algorithm: one operator image at a time, folded row by row.
 template <class T>
@@ -115,88 +104,18 @@ void sweepByImages(ImageView<const T> src, const SweepRequest& req, const Engine
         });
         cpu::SpectrumTerm total;
         for (const auto& t : rows) { total.exact += t.exact; total.sum += t.sum; }
-        setSpectrum(r, k, total);
+        cpu::setSpectrum(r, k, total);
     }
 }
 
-// Running results over part of the angle set, in image layout.
+// Angles [k0, k1) with `threads` workers inside each angle (cpu::ShearedRun: each angle's
+// strips fold straight into the running results).
 template <class T>
-struct PartialSweep {
-    Image<T> sup, inf;
-    Image<std::uint16_t> arg;
-    bool started = false;
-};
-
-// Folds `other` into `into`: the extremes, and the smallest k reaching the one that
-// orients (ties go to the smaller index, whichever part holds it).
-template <class T>
-void mergeInto(PartialSweep<T>& into, const PartialSweep<T>& other, bool bySup, int threads) {
-    if (!other.started) return;
-    if (!into.started) {
-        into.sup = other.sup;
-        into.inf = other.inf;
-        into.arg = other.arg;
-        into.started = true;
-        return;
-    }
-    const int W = into.sup.width();
-    parallelFor(static_cast<std::size_t>(into.sup.height()), threads, [&](std::size_t y0, std::size_t y1) {
-        for (int y = static_cast<int>(y0); y < static_cast<int>(y1); ++y)
-            for (int x = 0; x < W; ++x) {
-                T& s = into.sup.at(x, y);
-                T& i = into.inf.at(x, y);
-                std::uint16_t& a = into.arg.at(x, y);
-                const T s2 = other.sup.at(x, y), i2 = other.inf.at(x, y);
-                const std::uint16_t a2 = other.arg.at(x, y);
-                const bool takeOther = bySup ? (s < s2 || (s == s2 && a2 < a)) : (i2 < i || (i2 == i && a2 < a));
-                if (takeOther) a = a2;
-                if (s < s2) s = s2;
-                if (i2 < i) i = i2;
-            }
-    });
-}
-
-// Angles [k0, k1) with `threads` workers inside each angle. Each angle's strips fold
-// straight into the running results. Flat (x-major) angles run on the transposed image
-// (srcT, shared) into transposed results, turned back once at the end, so the image is
-// transposed once per sweep rather than twice per angle.
-template <class T>
-PartialSweep<T> sweepAngles(ImageView<const T> src, ImageView<const T> srcT, const SweepRequest& req, int k0, int k1,
-                            int threads, bool bySup, SweepResult<T>& r) {
-    const int W = src.width, H = src.height;
-    const Segment seg = segmentOf(req.length);
-    PartialSweep<T> upright, flat;
-    cpu::SweepPlanes<T> uprightPlanes, flatPlanes;
-    for (int k = k0; k < k1; ++k) {
-        LineFamily fam = lineFamily(req.angles.angle(k), W, H);
-        const auto kk = static_cast<std::uint16_t>(k);
-        cpu::SpectrumTerm term;
-        if (fam.yMajor) {
-            if (!upright.started) {
-                upright = {Image<T>(W, H), Image<T>(W, H), Image<std::uint16_t>(W, H), true};
-                uprightPlanes = {upright.sup.view(), upright.inf.view(), upright.arg.view(), false};
-            }
-            term = cpu::shearedSweepStep<T>(req.op, src, fam, seg, threads, uprightPlanes, kk, bySup);
-        } else {
-            if (!flat.started) {
-                flat = {Image<T>(H, W), Image<T>(H, W), Image<std::uint16_t>(H, W), true};
-                flatPlanes = {flat.sup.view(), flat.inf.view(), flat.arg.view(), false};
-            }
-            fam.yMajor = true;  // the x-major family of the image is y-major on its transpose
-            fam.width = H;
-            fam.height = W;
-            term = cpu::shearedSweepStep<T>(req.op, srcT, fam, seg, threads, flatPlanes, kk, bySup);
-        }
-        setSpectrum(r, k, term);
-    }
-    if (flat.started) {
-        PartialSweep<T> back{Image<T>(W, H), Image<T>(W, H), Image<std::uint16_t>(W, H), true};
-        cpu::transposeImage<T>(flat.sup.cview(), back.sup.view(), threads);
-        cpu::transposeImage<T>(flat.inf.cview(), back.inf.view(), threads);
-        cpu::transposeImage<std::uint16_t>(flat.arg.cview(), back.arg.view(), threads);
-        mergeInto(upright, back, bySup, threads);
-    }
-    return upright;
+cpu::PartialSweep<T> sweepAngles(ImageView<const T> src, ImageView<const T> srcT, const SweepRequest& req, int k0,
+                                 int k1, int threads, bool bySup, SweepResult<T>& r) {
+    cpu::ShearedRun<T> run(src, srcT, req, threads, bySup);
+    for (int k = k0; k < k1; ++k) cpu::setSpectrum(r, k, run.step(k));
+    return run.finish(threads);
 }
 
 // The default. With many angles, each worker takes a contiguous share of them and runs
@@ -219,11 +138,11 @@ void sweepSheared(ImageView<const T> src, const SweepRequest& req, const EngineO
     const double shareBytes = 2.0 * static_cast<double>(src.pixelCount()) * (2 * sizeof(T) + 2);
     const int memoryCap = std::max(1, static_cast<int>((1024.0 * 1024 * 1024) / shareBytes));
     const int workers = std::min({resolveThreads(opt.threads), memoryCap, count / 2});
-    PartialSweep<T> total;
+    cpu::PartialSweep<T> total;
     if (workers <= 1) {
         total = sweepAngles<T>(src, srcT.cview(), req, 0, count, opt.threads, bySup, r);
     } else {
-        std::vector<PartialSweep<T>> parts(static_cast<std::size_t>(workers));
+        std::vector<cpu::PartialSweep<T>> parts(static_cast<std::size_t>(workers));
         parallelFor(static_cast<std::size_t>(workers), workers, [&](std::size_t w0, std::size_t w1) {
             for (std::size_t w = w0; w < w1; ++w) {
                 const int k0 = static_cast<int>(static_cast<std::size_t>(count) * w / static_cast<std::size_t>(workers));
@@ -231,7 +150,7 @@ void sweepSheared(ImageView<const T> src, const SweepRequest& req, const EngineO
                 parts[w] = sweepAngles<T>(src, srcT.cview(), req, k0, k1, 1, bySup, r);
             }
         });
-        for (auto& p : parts) mergeInto(total, p, bySup, opt.threads);
+        for (auto& p : parts) cpu::mergeInto(total, p, bySup, opt.threads);
     }
     r.sup = std::move(total.sup);
     r.inf = std::move(total.inf);
@@ -242,7 +161,7 @@ void sweepSheared(ImageView<const T> src, const SweepRequest& req, const EngineO
 
 template <class T>
 SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt) {
-    validate(req);
+    validateSweepRequest(req);
     if (src.empty()) throw Error("the image is empty");
     segmentOf(req.length);  // validates λ
     requireNoNaN(src);
@@ -269,9 +188,7 @@ SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req, const Engi
         sweepSheared<T>(src, req, opt, bySup, r);
     else
         sweepByImages<T>(src, req, opt, bySup, r);
-    r.strength = Image<T>(W, H);
-    for (int y = 0; y < H; ++y)
-        for (int x = 0; x < W; ++x) r.strength.at(x, y) = static_cast<T>(r.sup.at(x, y) - r.inf.at(x, y));
+    r.strength = cpu::strengthOf(r.sup, r.inf, opt.threads);
     return r;
 }
 

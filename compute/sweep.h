@@ -47,6 +47,10 @@ struct SweepResult {
     double orientation(int x, int y) const { return angles.angle(argIndex.at(x, y)); }
 };
 
+// Throws Error for a request every sweep refuses: not erode, dilate, open or close, 0 or more
+// than kMaxSweepAngles angles, angles that are not finite.
+void validateSweepRequest(const SweepRequest& req);
+
 template <class T>
 SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt = {});
 

@@ -2,11 +2,13 @@
 
 #include "compute/line_geometry.h"
 #include "render/shaders.h"
+#include "compute/thread_pool.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace linescope::render {
 namespace {
@@ -186,6 +188,14 @@ void ViewportRenderer::ensureTexture(Texture& t, GLint internalFormat, int width
 
 void ViewportRenderer::uploadPlane(Texture& t, const void* rows, std::size_t rowBytes,
                                    std::ptrdiff_t strideBytes, int height, GLenum format, GLenum type) {
+    const auto* src = static_cast<const unsigned char*>(rows);
+    uploadRows(t, rowBytes, height, format, type, [&](int y, unsigned char* dst) {
+        std::memcpy(dst, src + strideBytes * y, rowBytes);
+    });
+}
+
+void ViewportRenderer::uploadRows(Texture& t, std::size_t rowBytes, int height, GLenum format, GLenum type,
+                                  const std::function<void(int y, unsigned char* dst)>& fillRow) {
     const std::size_t size = rowBytes * static_cast<std::size_t>(height);
     if (!t.pbo) gl_.GenBuffers(1, &t.pbo);
     gl_.BindBuffer(GL_PIXEL_UNPACK_BUFFER, t.pbo);
@@ -197,9 +207,10 @@ void ViewportRenderer::uploadPlane(Texture& t, const void* rows, std::size_t row
         auto* dst = static_cast<unsigned char*>(gl_.MapBufferRange(
             GL_PIXEL_UNPACK_BUFFER, 0, static_cast<GLsizeiptr>(size), GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT));
         if (!dst) break;
-        const auto* src = static_cast<const unsigned char*>(rows);
-        for (int y = 0; y < height; ++y)
-            std::memcpy(dst + rowBytes * static_cast<std::size_t>(y), src + strideBytes * y, rowBytes);
+        // Rows straight into the mapped buffer, on every core: a 16 Mpx view is 64 MB a plane.
+        parallelFor(static_cast<std::size_t>(height), 0, [&](std::size_t y0, std::size_t y1) {
+            for (std::size_t y = y0; y < y1; ++y) fillRow(static_cast<int>(y), dst + rowBytes * y);
+        });
         copied = gl_.UnmapBuffer(GL_PIXEL_UNPACK_BUFFER) == GL_TRUE;
     }
     if (!copied) {
@@ -247,6 +258,8 @@ void ViewportRenderer::allocateOrientation(int width, int height) {
     checkSize(width, height, "allocateOrientation");
     ensureTexture(angle_, GL_R32F, width, height);
     ensureTexture(strength_, GL_R32F, width, height);
+    orientationW_ = width;
+    orientationH_ = height;
 }
 
 void ViewportRenderer::uploadOrientation(ImageView<const float> angleDegrees, ImageView<const float> strength,
@@ -264,32 +277,53 @@ void ViewportRenderer::uploadOrientation(ImageView<const float> angleDegrees, Im
 }
 
 template <class T>
-void ViewportRenderer::uploadOrientation(const SweepResult<T>& sweep) {
+void ViewportRenderer::uploadOrientation(const SweepResult<T>& sweep, int step) {
     const int w = sweep.strength.width(), h = sweep.strength.height();
-    Image<float> angles(w, h), strength(w, h);
-    double maxStrength = 0;
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) {
-            angles.at(x, y) = static_cast<float>(normalizeAngle(sweep.orientation(x, y)));
-            const double s = static_cast<double>(sweep.strength.at(x, y));
-            strength.at(x, y) = static_cast<float>(s);
-            maxStrength = std::max(maxStrength, s);
+    checkSize(w, h, "uploadOrientation");
+    step = std::max(step, 1);
+    const int tw = (w + step - 1) / step, th = (h + step - 1) / step;
+    allocateOrientation(tw, th);
+    orientationW_ = w;
+    orientationH_ = h;
+    // α_k once an angle, not once a pixel; the planes are written into the pixel buffers
+    // directly (no float images in between), row by row on every core.
+    std::vector<float> angleOf(static_cast<std::size_t>(std::max(sweep.angles.count, 1)));
+    for (int k = 0; k < sweep.angles.count; ++k)
+        angleOf[static_cast<std::size_t>(k)] = static_cast<float>(normalizeAngle(sweep.angles.angle(k)));
+    const std::size_t rowBytes = sizeof(float) * static_cast<std::size_t>(tw);
+    uploadRows(angle_, rowBytes, th, GL_RED, GL_FLOAT, [&](int y, unsigned char* dst) {
+        const std::uint16_t* k = sweep.argIndex.view().row(y * step);
+        auto* a = reinterpret_cast<float*>(dst);
+        for (int x = 0; x < tw; ++x) a[x] = angleOf[k[x * step]];
+    });
+    std::vector<double> rowMax(static_cast<std::size_t>(th), 0.0);
+    uploadRows(strength_, rowBytes, th, GL_RED, GL_FLOAT, [&](int y, unsigned char* dst) {
+        const T* s = sweep.strength.view().row(y * step);
+        auto* f = reinterpret_cast<float*>(dst);
+        double m = 0;
+        for (int x = 0; x < tw; ++x) {
+            f[x] = static_cast<float>(s[x * step]);
+            m = std::max(m, static_cast<double>(s[x * step]));
         }
-    if (!std::isfinite(maxStrength)) maxStrength = 0;  // as orientationColours: black
-    uploadOrientation(angles.cview(), strength.cview(), maxStrength);
+        rowMax[static_cast<std::size_t>(y)] = m;
+    });
+    double maxStrength = 0;
+    for (double m : rowMax) maxStrength = std::max(maxStrength, m);
+    maxStrength_ = std::isfinite(maxStrength) ? maxStrength : 0;  // as orientationColours: black
 }
 
-template void ViewportRenderer::uploadOrientation<std::uint8_t>(const SweepResult<std::uint8_t>&);
-template void ViewportRenderer::uploadOrientation<std::uint16_t>(const SweepResult<std::uint16_t>&);
-template void ViewportRenderer::uploadOrientation<float>(const SweepResult<float>&);
+template void ViewportRenderer::uploadOrientation<std::uint8_t>(const SweepResult<std::uint8_t>&, int);
+template void ViewportRenderer::uploadOrientation<std::uint16_t>(const SweepResult<std::uint16_t>&, int);
+template void ViewportRenderer::uploadOrientation<float>(const SweepResult<float>&, int);
 
 void ViewportRenderer::setMaxStrength(double maxStrength) { maxStrength_ = maxStrength; }
 
+// The image size the view covers (the orientation textures may be smaller: a preview's).
 int ViewportRenderer::viewWidth() const {
-    return colourMap_ == ColourMap::Orientation ? angle_.width : image_.id ? image_.width : angle_.width;
+    return colourMap_ == ColourMap::Orientation ? orientationW_ : image_.id ? image_.width : orientationW_;
 }
 int ViewportRenderer::viewHeight() const {
-    return colourMap_ == ColourMap::Orientation ? angle_.height : image_.id ? image_.height : angle_.height;
+    return colourMap_ == ColourMap::Orientation ? orientationH_ : image_.id ? image_.height : orientationH_;
 }
 
 GLuint ViewportRenderer::texture(ViewTexture which) const {

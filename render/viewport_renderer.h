@@ -20,6 +20,7 @@
 #include <array>
 #include <memory>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace linescope::render {
@@ -102,8 +103,11 @@ public:
     // strength, both float, with the strength shown as white-point maxStrength.
     void uploadOrientation(ImageView<const float> angleDegrees, ImageView<const float> strength,
                            double maxStrength);
+    // α_k of argIndex, strength, its max. With step > 1 every step-th pixel of every step-th
+    // row only, into textures step times smaller drawn over the whole image: a preview computed
+    // at 1/step resolution (and upscaled) loses nothing and uploads step² times fewer bytes.
     template <class T>
-    void uploadOrientation(const SweepResult<T>& sweep);  // α_k of argIndex, strength, its max
+    void uploadOrientation(const SweepResult<T>& sweep, int step = 1);
     void allocateOrientation(int width, int height);      // for CUDA to write
     void setMaxStrength(double maxStrength);
 
@@ -172,6 +176,10 @@ private:
     void ensureTexture(Texture& t, GLint internalFormat, int width, int height);
     void uploadPlane(Texture& t, const void* rows, std::size_t rowBytes, std::ptrdiff_t strideBytes,
                      int height, GLenum format, GLenum type);
+    // The same with each row written by fillRow(y, dst) into the mapped pixel buffer (rows on
+    // every core: fillRow must be safe to call from several threads).
+    void uploadRows(Texture& t, std::size_t rowBytes, int height, GLenum format, GLenum type,
+                    const std::function<void(int y, unsigned char* dst)>& fillRow);
     void deleteTexture(Texture& t);
     // The fragment shader is `fragment` followed by `fragmentTail` (shared functions), if any.
     Program buildProgram(const char* vertex, const char* fragment, const char* name,
@@ -189,6 +197,7 @@ private:
     std::uint64_t nextSerial_ = 0;
 
     Texture image_, angle_, strength_;
+    int orientationW_ = 0, orientationH_ = 0;  // the image size the orientation textures cover
     PixelType imageType_ = PixelType::U8;
     Program grey_, orientation_, orientationOver_, solid_;
     GLuint quadVao_ = 0, quadVbo_ = 0;

@@ -12,6 +12,7 @@
 #include "app/io/image_io.h"
 #include "app/session/any_image_mat.h"
 #include "app/session/planes.h"
+#include "app/session/shown_state.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -139,7 +140,8 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     buildMenus();
 
     progress_ = new QProgressBar(this);
-    progress_->setMaximumWidth(160);
+    // Wide enough for its longest text ("Sweep 180/180 · about 99 s left"), on one line.
+    progress_->setFixedWidth(progress_->fontMetrics().horizontalAdvance(tr("Sweep 720/720 · about 999 s left")) + 16);
     progress_->setVisible(false);
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->setVisible(false);
@@ -166,17 +168,17 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
         cancel_->setVisible(false);
         updateSweepMark();
     });
-    connect(session_.get(), &session::Session::progress, this,
-            [this](session::RequestKind kind, int done, int total) {
-                if (kind != session::RequestKind::Sweep) return;
-                updateSweepMark();
-                const bool running = done < total;
-                progress_->setRange(0, total);
-                progress_->setValue(done);
-                progress_->setFormat(tr("Sweep %v/%m"));
-                progress_->setVisible(running);
-                cancel_->setVisible(running);
-            });
+    connect(session_.get(), &session::Session::progress, this, [this](session::RequestKind kind, int, int) {
+        if (kind != session::RequestKind::Sweep) return;
+        updateSweepMark();
+        updateSweepProgress();
+    });
+    // The status bar's line follows the controls at once ("…: computing"), and the result's
+    // timing once it is in.
+    connect(session_.get(), &session::Session::parametersChanged, this, [this] {
+        updateResultStatus();
+        updateSweepProgress();  // a new sweep starts: the bar shows at once
+    });
 
     connect(session_.get(), &session::Session::snapshotReady, this, &MainWindow::onSnapshot);
     connect(session_.get(), &session::Session::imageChanged, this,
@@ -530,21 +532,53 @@ void MainWindow::onSnapshot(session::RequestKind kind, const session::SnapshotPt
     // what spans them: the contour threshold's range, the status bar, the sweep's progress.
     onDockSnapshot(kind, snapshot);
     if (kind == session::RequestKind::Sweep) {
-        progress_->setVisible(false);
-        cancel_->setVisible(false);
+        updateSweepProgress();  // a preview keeps the bar (refining); the exact one ends it
         updateSweepMark();
         return;
     }
-    if (kind != session::RequestKind::Result) return;
-    const auto& p = std::get<session::ResultParams>(snapshot->request.params);
-    QString line = tr("%1 at %2°, λ = %3: %4 ms on the %5")
-                       .arg(QString::fromLatin1(morphOpName(p.op)))
-                       .arg(p.line.angle, 0, 'f', 1)
-                       .arg(p.line.length)
-                       .arg(snapshot->timings.compute, 0, 'f', 1)
-                       .arg(snapshot->backend == Backend::Cuda ? QStringLiteral("GPU") : QStringLiteral("CPU"));
-    if (!snapshot->notice.empty()) line += QStringLiteral(" — ") + QString::fromStdString(snapshot->notice);
+    if (kind == session::RequestKind::Result) updateResultStatus();
+}
+
+void MainWindow::updateResultStatus() {
+    const auto& p = session_->parameters();
+    const int i = opCombo_->findData(static_cast<int>(p.op));
+    // The controls' words: the combo's operator, the spin box's angle and λ.
+    QString line = tr("%1 at %2°, λ = %3")
+                       .arg(i >= 0 ? opCombo_->itemText(i) : QString::fromLatin1(morphOpName(p.op)))
+                       .arg(p.angle, 0, 'f', 1)
+                       .arg(p.length);
+    if (!session_->image()) return;
+    const auto snapshot = session_->latest(session::RequestKind::Result);
+    const auto wanted = session_->requestFor(session::RequestKind::Result);
+    if (snapshot && snapshot->ok() && wanted && session::answers(*snapshot, *wanted)) {
+        line += tr(": %1 ms on the %2")
+                    .arg(snapshot->timings.compute, 0, 'f', 1)
+                    .arg(snapshot->backend == Backend::Cuda ? QStringLiteral("GPU") : QStringLiteral("CPU"));
+        if (!snapshot->notice.empty()) line += QStringLiteral(" — ") + QString::fromStdString(snapshot->notice);
+    } else {
+        line += tr(": computing…");
+    }
     statusBar()->showMessage(line);
+}
+
+void MainWindow::updateSweepProgress() {
+    const auto latest = session_->latest(session::RequestKind::Sweep);
+    const auto wanted = session_->requestFor(session::RequestKind::Sweep);
+    const bool exactIn = latest && wanted && !latest->isPreview() && session::answers(*latest, *wanted);
+    const bool running = isLive(session::RequestKind::Sweep) && !session_->isCancelled(session::RequestKind::Sweep) &&
+                         wanted && !exactIn && session_->queue().busy();
+    progress_->setVisible(running);
+    cancel_->setVisible(running);
+    if (!running) return;
+    const session::RemainingTime& t = session_->sweepProgress();
+    const int total = wanted ? std::get<session::SweepParams>(wanted->params).sweep.angles.count : 0;
+    progress_->setRange(0, total);
+    progress_->setValue(std::min(t.done(), total));
+    const auto left = t.secondsLeft();
+    // "Sweep 45/180 · about 8 s left"; before the first angles, the coarse preview's stage.
+    progress_->setFormat(t.done() == 0 ? tr("Sweep: preview…")
+                         : left       ? tr("Sweep %v/%m · about %1 s left").arg(std::max(1, static_cast<int>(std::lround(*left))))
+                                      : tr("Sweep %v/%m"));
 }
 
 void MainWindow::exportView() {

@@ -132,6 +132,8 @@ private:
     void stepAngle(double degrees);   // wraps around the half-turn
     void cycleOperator();
     void updateSweepMark();           // the cancelled sweep's mark and Recompute
+    void updateSweepProgress();       // the progress bar: angles done, the time left, previews
+    void updateResultStatus();        // the status bar's line for the controls' operator, angle and λ
     void buildControls();
     void fillSamplesMenu();
     void buildTaskMenu();

@@ -158,9 +158,14 @@ void MainWindow::updateSweepMark() {
     recompute_->setEnabled(stale);
     if (stale) {
         const auto snap = viewport_->sweepSnapshot();
+        // What the sweep views keep showing: a sweep of other parameters, or a preview.
+        const QString preview =
+            snap && snap->preview ? QStringLiteral(" (%1)").arg(QString::fromStdString(session::previewText(*snap->preview)))
+                                  : QString();
         sweepStale_->setText(
-            snap ? tr("Sweep cancelled: showing λ = %1 —")
+            snap ? tr("Sweep cancelled: showing λ = %1%2 —")
                        .arg(std::get<session::SweepParams>(snap->request.params).sweep.length)
+                       .arg(preview)
                  : tr("Sweep cancelled: nothing computed —"));
     }
     sweepStale_->setVisible(stale);

@@ -1,5 +1,7 @@
 #include "ui/spectrum_panel.h"
 
+#include "ui/freshness_badge.h"
+
 #include "app/session/session.h"
 
 #include "app/io/atomic_file.h"
@@ -91,6 +93,9 @@ SpectrumPanel::SpectrumPanel(QWidget* parent) : QWidget(parent) {
     plots_[1] = buildPlot(Form::Polar);
     for (const Plot& p : plots_) stack_->addWidget(p.view);
     stack_->setCurrentIndex(kPlaceholderPage);
+    badge_ = new FreshnessBadge(stack_);  // over the plot, not in a layout: nothing moves when it comes
+    connect(badge_, &FreshnessBadge::changed, this, &SpectrumPanel::placeBadge);
+    stack_->installEventFilter(this);
 
     skewBox_ = new SkewBox(this);
     connect(skewBox_, &SkewBox::deskewRequested, this, &SpectrumPanel::deskewRequested);
@@ -412,12 +417,18 @@ void SpectrumPanel::follow(const session::Session& session) {
             [this, &session](session::RequestKind kind, const session::SnapshotPtr& snapshot) {
                 if (!snapshot->ok()) return;
                 if (kind == session::RequestKind::Sweep) {
+                    shownSweep_ = snapshot;
                     const auto& req = std::get<session::SweepParams>(snapshot->request.params).sweep;
-                    setSweep(*snapshot->spectrum, tr("Σ of %1 by λ = %2 over %3 angles")
+                    // What is plotted: a preview's angles and resolution (its mark says it is one).
+                    const bool reduced = snapshot->preview && snapshot->preview->reduction > 1;
+                    setSweep(*snapshot->spectrum, tr("Σ of %1 by λ = %2 over %3 angles%4")
                                                       .arg(QString::fromLatin1(morphOpName(req.op)))
                                                       .arg(req.length)
-                                                      .arg(req.angles.count));
+                                                      .arg(snapshot->spectrum->angles.count)
+                                                      .arg(reduced ? tr(" at 1/%1 resolution").arg(snapshot->preview->reduction)
+                                                                   : QString()));
                     setCurrentAngle(session.parameters().angle);
+                    updateMark(session);
                 } else if (kind == session::RequestKind::Skew) {
                     const session::SkewOutput& out = *snapshot->skew;
                     const auto* asked = std::get_if<session::SkewRequestParams>(&snapshot->request.params);
@@ -434,6 +445,9 @@ void SpectrumPanel::follow(const session::Session& session) {
                                           .arg(darkLines ? tr("closings (dark lines)") : tr("openings (bright lines)")));
                 }
             });
+    connect(&session, &session::Session::parametersChanged, this, [this, &session] { updateMark(session); });
+    connect(&session, &session::Session::imageChanged, this, [this, &session] { updateMark(session); });
+    connect(&session, &session::Session::cancelledChanged, this, [this, &session] { updateMark(session); });
 }
 
 void SpectrumPanel::setSkew(const std::optional<SkewResult>& skew, const QString& details) {
@@ -514,7 +528,20 @@ std::optional<double> SpectrumPanel::angleAt(Form form, QPointF viewPos) const {
     return std::clamp(a, angles_.start, angles_.angle(angles_.count - 1));
 }
 
+void SpectrumPanel::placeBadge() {
+    badge_->move(stack_->width() - badge_->width() - 8, 6);
+    badge_->raise();
+}
+
+void SpectrumPanel::updateMark(const session::Session& session) {
+    session::ShownState state = session::shownStateOf(shownSweep_.get(), session.requestFor(session::RequestKind::Sweep));
+    if (state.freshness == session::Freshness::Preview && session.isCancelled(session::RequestKind::Sweep))
+        state.text += " (refining cancelled)";
+    badge_->setState(state);
+}
+
 bool SpectrumPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == stack_ && event->type() == QEvent::Resize) placeBadge();
     const bool press = event->type() == QEvent::MouseButtonPress;
     const bool drag = event->type() == QEvent::MouseMove;
     if (!press && !drag) return QWidget::eventFilter(watched, event);

@@ -41,6 +41,7 @@ class Session;
 namespace linescope::ui {
 
 class SkewBox;
+class FreshnessBadge;
 
 // How to plot a spectrum: `pixels` > 0 divides the sums by it (the mean grey level per pixel,
 // the axis says so); `minima` labels the spectrum's minima (closings, dilations) as its peaks
@@ -70,8 +71,14 @@ public:
     ~SpectrumPanel() override;
 
     // Shows the session's sweep spectra and skew estimates as they are published (ok
-    // snapshots only: the window's status bar reports errors). Once, at construction time.
+    // snapshots only: the window's status bar reports errors), previews included, and marks
+    // the shown spectrum as a preview or stale against the session's parameters. Once, at
+    // construction time.
     void follow(const session::Session& session);
+    // The Sweep snapshot whose spectrum is shown (nullptr: none, or one set by hand).
+    const session::SnapshotPtr& shownSweep() const { return shownSweep_; }
+    // The mark over the plot's top right corner (freshness_badge.h).
+    FreshnessBadge* freshnessBadge() const { return badge_; }
 
     // Shows σ(α_k) = values[k] with `caption` as the chart's title. A size that does not match
     // angles.count shows the placeholder with that message instead.
@@ -178,6 +185,10 @@ private:
     QStackedWidget* stack_ = nullptr;
     QLabel* placeholder_ = nullptr;
     Plot plots_[2];  // Cartesian, Polar
+    FreshnessBadge* badge_ = nullptr;
+    session::SnapshotPtr shownSweep_;
+    void placeBadge();
+    void updateMark(const session::Session& session);
 };
 
 }  // namespace linescope::ui

@@ -291,6 +291,7 @@ void ViewportController::refit() {
 
 void ViewportController::zoomOneToOne() {
     followWindow_ = false;
+    zoomChanged();
     const render::PixelRect a = primaryArea();
     transform_ = render::ViewTransform::oneToOne(imageW_, imageH_, a.width, a.height);
     requestFrame();
@@ -298,15 +299,23 @@ void ViewportController::zoomOneToOne() {
 
 void ViewportController::zoomToFit() {
     followWindow_ = true;
+    zoomChanged();
     refit();
     requestFrame();
 }
 
 void ViewportController::zoomAbout(QPointF position, int angleDelta) {
     followWindow_ = false;
+    zoomChanged();
     transform_.wheel(areaX(position.x()), position.y() * devicePixelRatio_, angleDelta);
     updateGlyph();
     requestFrame();
+}
+
+void ViewportController::zoomChanged() {
+    // A preview's orientation textures hold every step-th pixel for the zoom it was shown at
+    // (uploadStep): upload it again for the new one.
+    if (sweep_ && sweep_->preview && view_ == Plane::Orientation) primaryStale_ = true;
 }
 
 void ViewportController::panBy(QPointF delta) {

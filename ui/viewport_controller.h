@@ -187,6 +187,8 @@ private:
     void refit();
     void viewSizeChanged(int w, int h);
     void uploadPrimary();
+    int uploadStep(const session::Snapshot& sweep) const;  // the orientation textures' pixel step
+    void zoomChanged();
     void uploadSecondary();
     bool drawGpuView();
     void updateNeedles();

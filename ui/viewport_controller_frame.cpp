@@ -62,6 +62,15 @@ void ViewportController::rangeOf(const session::AnyImage& img, double* lo, doubl
 
 // --- uploads ----------------------------------------------------------------------------
 
+int ViewportController::uploadStep(const session::Snapshot& sweep) const {
+    if (!sweep.preview) return 1;  // the exact sweep: every pixel, for any zoom to come
+    // A preview is replaced within seconds: every step-th pixel is enough while the view
+    // shows step or more image pixels a screen pixel (a 16 Mpx map is 128 MB to upload), and
+    // a reduced preview holds each pixel r × r times anyway.
+    const int zoomStep = transform_.zoom > 0 ? static_cast<int>(std::floor(1.0 / transform_.zoom)) : 1;
+    return std::clamp(std::max(zoomStep, sweep.preview->reduction), 1, 8);
+}
+
 void ViewportController::uploadPrimary() {
     primaryStale_ = false;
     primary_.setColourMap(render::ColourMap::Grey);
@@ -95,7 +104,7 @@ void ViewportController::uploadPrimary() {
         case Plane::Original:
         case Plane::Result: return;  // not sweep views: handled above
         }
-        primary_.uploadOrientation(s);
+        primary_.uploadOrientation(s, uploadStep(*sweep_));
         const bool over = blend_ && original_;
         if (over) showOriginalInPrimary();
         primary_.setOrientationBlend(blendAmount_);

@@ -1,5 +1,7 @@
 #include "ui/viewport_widget.h"
 
+#include "ui/freshness_badge.h"
+
 #include "app/session/session.h"
 
 #include <QLabel>
@@ -48,6 +50,8 @@ ViewportWidget::ViewportWidget(QWidget* parent)
         (*l)->setAttribute(Qt::WA_TransparentForMouseEvents);
         (*l)->hide();
     }
+    badge_ = new FreshnessBadge(this);
+    connect(badge_, &FreshnessBadge::changed, this, &ViewportWidget::placeLabels);
 #if defined(LINESCOPE_HAVE_IMGUI)
     // The overlay sees input first: a click on its panel never pans the image.
     installEventFilter(&overlayInput_);
@@ -114,6 +118,8 @@ void ViewportWidget::setSplitPosition(double fraction) {
 }
 
 void ViewportWidget::placeLabels() {
+    // The overlay holds the top left corner, the side labels the bottom: the mark goes top right.
+    badge_->move(width() - badge_->width() - 10, 10);
     const CompareMode compare = controller_.compareMode();
     const bool on = compare != CompareMode::Single;
     leftLabel_->setVisible(on);
@@ -181,18 +187,40 @@ void ViewportWidget::follow(const session::Session& session) {
         setContoursVisible(o.contoursVisible && o.contoursShown);
     });
     connect(&session, &session::Session::snapshotReady, this,
-            [this](session::RequestKind kind, const session::SnapshotPtr& snapshot) {
+            [this, &session](session::RequestKind kind, const session::SnapshotPtr& snapshot) {
                 if (!snapshot->ok()) return;
                 switch (kind) {
                 case session::RequestKind::Result:
                     showSnapshot(snapshot);
                     setComputeMs(snapshot->timings.compute);
-                    return;
-                case session::RequestKind::Sweep: showSnapshot(snapshot); return;
+                    break;
+                case session::RequestKind::Sweep: showSnapshot(snapshot); break;
                 case session::RequestKind::Contours: setContours(snapshot->contours); return;
                 case session::RequestKind::Skew: return;
                 }
+                updateMark(session);
             });
+    // What the shown data is compared with: the parameters, the view, the image.
+    connect(&session, &session::Session::parametersChanged, this, [this, &session] { updateMark(session); });
+    connect(&session, &session::Session::viewOptionsChanged, this, [this, &session] { updateMark(session); });
+    connect(&session, &session::Session::imageChanged, this, [this, &session] { updateMark(session); });
+    connect(&session, &session::Session::cancelledChanged, this, [this, &session] { updateMark(session); });
+}
+
+void ViewportWidget::updateMark(const session::Session& session) {
+    const Plane v = controller_.view();
+    if (v == Plane::Original) {
+        badge_->setState({});
+        return;
+    }
+    const bool result = v == Plane::Result;
+    const session::SnapshotPtr shown = result ? snapshot() : sweepSnapshot();
+    session::ShownState state =
+        session::shownStateOf(shown.get(), session.requestFor(result ? session::RequestKind::Result : session::RequestKind::Sweep));
+    // A preview whose refinement the user cancelled stays a preview: say that nothing follows.
+    if (!result && state.freshness == session::Freshness::Preview && session.isCancelled(session::RequestKind::Sweep))
+        state.text += " (refining cancelled)";
+    badge_->setState(state);
 }
 
 }  // namespace linescope::ui

@@ -27,6 +27,8 @@ class Session;
 
 namespace linescope::ui {
 
+class FreshnessBadge;
+
 class ViewportWidget : public QOpenGLWidget {
     Q_OBJECT
 public:
@@ -38,8 +40,12 @@ public:
     const ViewportController& controller() const { return controller_; }
 
     // Shows the session's image and its result, sweep and contour snapshots as they are
-    // published (ok ones; the window reports errors). Once, at construction time.
+    // published (ok ones; the window reports errors), and marks the shown view's data as a
+    // preview or stale against the session's parameters. Once, at construction time.
     void follow(const session::Session& session);
+    // The mark in the top right corner: what the shown Result or sweep plane is (a preview,
+    // stale) when it is not the exact result of the current parameters.
+    FreshnessBadge* freshnessBadge() const { return badge_; }
 
     // --- what to show (see ViewportController) ------------------------------------------
     void setView(Plane view);
@@ -116,11 +122,13 @@ private slots:
 
 private:
     void syncSize();     // the controller's logical size and device pixel ratio, from the widget's
-    void placeLabels();  // the compare modes' side labels
+    void placeLabels();  // the compare modes' side labels and the freshness badge
+    void updateMark(const session::Session& session);
 
     ViewportController controller_;
     QLabel* leftLabel_ = nullptr;
     QLabel* rightLabel_ = nullptr;
+    FreshnessBadge* badge_ = nullptr;
 #if defined(LINESCOPE_HAVE_IMGUI)
     ImGuiQtInput overlayInput_{controller_.overlay()};  // after controller_: it holds a reference
 #endif

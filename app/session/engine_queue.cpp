@@ -4,7 +4,10 @@
 
 #include "app/session/chunked_sweep.h"
 #include "app/session/planes.h"
+#include "app/session/progressive_sweep.h"
 #include "app/session/resident_engine.h"
+
+#include "compute/sweep_in_progress.h"
 
 #include <algorithm>
 #include <cmath>
@@ -200,6 +203,50 @@ void EngineQueue::checkpoint(const Job& job, int step, int done, int total) {
     }
 }
 
+void EngineQueue::yieldToMoreUrgent(RequestKind running) {
+    for (;;) {
+        Job next;
+        {
+            std::lock_guard lock(mutex_);
+            if (stop_) return;
+            bool found = false;
+            for (RequestKind k : kPriority) {
+                if (k == running) break;
+                auto& p = pending_[slot(k)];
+                if (p) {
+                    next = std::move(*p);
+                    p.reset();
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) return;
+            ++stats_.started;
+        }
+        execute(next);
+    }
+}
+
+void EngineQueue::publishPreview(const Job& job, Backend backend, std::shared_ptr<const AnySweep> sweep,
+                                 std::shared_ptr<const SweepSpectrum> spectrum, const SweepPreview& preview) {
+    if (stale(job)) return;  // its next checkpoint stops it
+    auto snap = std::make_shared<Snapshot>();
+    snap->id = job.id;
+    snap->request = job.request;
+    snap->backend = backend;
+    snap->sweep = std::move(sweep);
+    snap->spectrum = std::move(spectrum);
+    snap->preview = preview;
+    snap->timings.compute = msSince(job.submittedAt, std::chrono::steady_clock::now());
+    SnapshotPtr published = std::move(snap);
+    {
+        std::lock_guard lock(mutex_);
+        latest_[slot(RequestKind::Sweep)] = published;
+        ++stats_.previews;
+    }
+    emit this->published(published);
+}
+
 void EngineQueue::execute(Job& job) {
     const RequestKind kind = job.request.kind();
     const auto t0 = std::chrono::steady_clock::now();
@@ -302,7 +349,25 @@ void EngineQueue::compute(const Job& job, Backend backend, Snapshot& out) {
                         out.result = std::make_shared<const AnyImage>(lineMorph<T>(p.op, img.cview(), p.line, opt));
                     } else if constexpr (std::is_same_v<P, SweepParams>) {
                         SweepResult<T> r;
-                        chunkedSweep<T>(img.cview(), p.sweep, opt, options_.sweepChunkAngles, onChunk, r);
+                        if (SweepInProgress<T>::supports(opt)) {
+                            // On the CPU: previews of a big image, and other kinds answered
+                            // between chunks.
+                            const SweepPlan plan = planSweep(img.width(), img.height(), p.sweep.angles.count,
+                                                             options_.progressive, options_.sweepChunkAngles);
+                            const SweepStepFn onChunkYielding = [&](int done, int total) {
+                                onChunk(done, total);
+                                yieldToMoreUrgent(kind);
+                                return true;
+                            };
+                            const PreviewFn onPreview = [&](std::shared_ptr<const AnySweep> sweep,
+                                                            std::shared_ptr<const SweepSpectrum> spectrum,
+                                                            const SweepPreview& preview) {
+                                publishPreview(job, backend, std::move(sweep), std::move(spectrum), preview);
+                            };
+                            progressiveSweep<T>(img.cview(), p.sweep, opt, plan, onChunkYielding, onPreview, r);
+                        } else {
+                            chunkedSweep<T>(img.cview(), p.sweep, opt, options_.sweepChunkAngles, onChunk, r);
+                        }
                         out.sweep = std::make_shared<const AnySweep>(std::move(r));
                         out.spectrum = spectrumOf(*out.sweep);
                     } else if constexpr (std::is_same_v<P, ContourParams>) {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "app/session/snapshot.h"
+#include "app/session/sweep_plan.h"
 
 #include <QObject>
 #include <QString>
@@ -41,6 +42,11 @@ public:
         // read by every consumer where they are; off, snapshots hold host planes.
         bool deviceResident = false;
         int deviceSweepChunkAngles = 45;  // a device sweep's angles between two checks
+        // Host sweeps of big images: the exact sweep in passes of interleaved angles with a
+        // preview after each (and a reduced preview first on huge images: sweep_plan.h); each
+        // preview is published as a Sweep snapshot with Snapshot::preview set, before the
+        // exact one of the same id.
+        ProgressiveOptions progressive;
         // Tests only: start on this backend without resolving it (Cuda on a machine without
         // a GPU exercises the fallback: the first request fails there and retries on the CPU).
         std::optional<Backend> forceBackendForTests;
@@ -53,6 +59,7 @@ public:
         std::uint64_t started = 0;    // requests the engine thread took
         std::uint64_t cancelled = 0;  // started requests stopped or dropped because superseded
         std::uint64_t published = 0;  // snapshots published (successes and errors)
+        std::uint64_t previews = 0;   // preview snapshots published (not counted in published)
     };
 
     // Called on the engine thread at every cancellation checkpoint (step 0 before any work),
@@ -99,7 +106,8 @@ signals:
     void started(linescope::session::RequestKind kind, quint64 id);
     // [engine thread] A chunked request finished `done` of `total` steps (angles).
     void progress(linescope::session::RequestKind kind, quint64 id, int done, int total);
-    // [engine thread] A snapshot was published (also readable through latest()).
+    // [engine thread] A snapshot was published (also readable through latest()): a preview
+    // (Snapshot::preview) or the request's final one.
     void published(linescope::session::SnapshotPtr snapshot);
     // [engine thread] A started request was superseded and stopped after `done` of `total` steps.
     void cancelled(linescope::session::RequestKind kind, quint64 id, int done, int total);
@@ -120,6 +128,13 @@ private:
     // [engine thread] Throws Cancelled when the job is stale; calls the hook first.
     void checkpoint(const Job& job, int step, int done, int total);
     bool stale(const Job& job) const;
+    // [engine thread] Between two chunks of a host sweep: runs the queued requests of the
+    // kinds taken before `running` (a result, contours, the skew), so that a slider moved
+    // during a long sweep is answered within a chunk, not after the sweep.
+    void yieldToMoreUrgent(RequestKind running);
+    // [engine thread] Publishes a preview of a running sweep unless it is stale.
+    void publishPreview(const Job& job, Backend backend, std::shared_ptr<const AnySweep> sweep,
+                        std::shared_ptr<const SweepSpectrum> spectrum, const SweepPreview& preview);
     void setNotice(const QString& line);
 
     Options options_;

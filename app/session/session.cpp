@@ -8,6 +8,7 @@
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <utility>
@@ -42,6 +43,11 @@ std::shared_ptr<LoadedImage> loadImage(const std::string& path) {
     return out;
 }
 
+// Seconds on the steady clock, for the remaining-time estimate.
+double secondsNow() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 }  // namespace
 
 Session::Session(const EngineQueue::Options& options, QObject* parent)
@@ -60,7 +66,9 @@ Session::Session(const EngineQueue::Options& options, QObject* parent)
             Qt::QueuedConnection);
     connect(queue_.get(), &EngineQueue::progress, this,
             [this](RequestKind kind, quint64 id, int done, int total) {
-                if (id == lastId_[static_cast<std::size_t>(kind)]) emit progress(kind, done, total);
+                if (id != lastId_[static_cast<std::size_t>(kind)]) return;
+                if (kind == RequestKind::Sweep) sweepTime_.progress(secondsNow(), done, total);
+                emit progress(kind, done, total);
             },
             Qt::QueuedConnection);
     connect(queue_.get(), &EngineQueue::backendNotice, this, &Session::notice, Qt::QueuedConnection);
@@ -139,6 +147,7 @@ void Session::setAngle(double angle) {
     if (angle == params_.angle) return;
     params_.angle = angle;
     submit(RequestKind::Result);
+    emit parametersChanged();
 }
 
 void Session::setLength(int length) {
@@ -146,6 +155,7 @@ void Session::setLength(int length) {
     params_.length = length;
     submit(RequestKind::Result);
     submit(RequestKind::Sweep);
+    emit parametersChanged();
 }
 
 void Session::setOp(MorphOp op) {
@@ -154,27 +164,32 @@ void Session::setOp(MorphOp op) {
     params_.op = op;
     submit(RequestKind::Result);
     if (sweepOp() != oldSweepOp) submit(RequestKind::Sweep);
+    emit parametersChanged();
 }
 
 void Session::setAngleSet(const AngleSet& angles) {
     params_.angles = angles;
     submit(RequestKind::Sweep);
+    emit parametersChanged();
 }
 
 void Session::setContourParams(const ContourParams& p) {
     params_.contours = p;
     submit(RequestKind::Contours);
+    emit parametersChanged();
 }
 
 void Session::setThreshold(double threshold) {
     if (threshold == params_.contours.threshold) return;
     params_.contours.threshold = threshold;
     submit(RequestKind::Contours);
+    emit parametersChanged();
 }
 
 void Session::setSkewParams(const SkewParams& p) {
     params_.skew = p;
     submit(RequestKind::Skew);
+    emit parametersChanged();
 }
 
 void Session::setDeviceResident(bool on) {
@@ -242,7 +257,10 @@ void Session::submit(RequestKind kind) {
     const auto k = static_cast<std::size_t>(kind);
     if (auto r = requestFor(kind)) {
         lastId_[k] = queue_->submit(std::move(*r));
+        const bool wasCancelled = cancelled_[k];
         cancelled_[k] = false;
+        if (wasCancelled) emit cancelledChanged(kind);
+        if (kind == RequestKind::Sweep) sweepTime_.start(secondsNow());
     }
 }
 
@@ -251,6 +269,7 @@ void Session::cancel(RequestKind kind) {
     // Ids start at 1: the cancelled request's queued progress no longer matches.
     lastId_[static_cast<std::size_t>(kind)] = 0;
     cancelled_[static_cast<std::size_t>(kind)] = true;
+    emit cancelledChanged(kind);
 }
 
 }  // namespace linescope::session

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "app/session/engine_queue.h"
+#include "app/session/remaining_time.h"
 #include "app/session/view_options.h"
 
 #include <QObject>
@@ -105,12 +106,23 @@ public:
     SnapshotPtr latest(RequestKind kind) const { return queue_->latest(kind); }
     EngineQueue& queue() { return *queue_; }
 
-    // The request a view would submit now (nullopt without an image): for tests and tools.
+    // The request a view would submit now (nullopt without an image): what the views compare
+    // their snapshots with (shown_state.h), tests and tools.
     std::optional<Request> requestFor(RequestKind kind) const;
+
+    // [UI thread] The running sweep's progress and the estimated seconds it still needs
+    // (remaining_time.h): nullopt before its first progress report.
+    const RemainingTime& sweepProgress() const { return sweepTime_; }
 
 signals:
     // [UI thread] A new snapshot of `kind` is available (also through latest()).
     void snapshotReady(linescope::session::RequestKind kind, linescope::session::SnapshotPtr snapshot);
+    // [UI thread] A parameter setter changed a parameter (the views compare what they show
+    // with requestFor() again: a result of older parameters is stale).
+    void parametersChanged();
+    // [UI thread] isCancelled(kind) changed: the user cancelled the view, or it was submitted
+    // again (the marks of a cancelled preview follow it).
+    void cancelledChanged(linescope::session::RequestKind kind);
     // [UI thread] A chunked view's progress: `done` of `total` angles.
     void progress(linescope::session::RequestKind kind, int done, int total);
     // [UI thread] One line for the status bar: image conversions, backend fallbacks.
@@ -141,6 +153,7 @@ private:
     std::array<bool, kRequestKindCount> live_{true, true, true, true};
     std::array<quint64, kRequestKindCount> lastId_{};  // the newest submitted id of each kind (0: cancelled)
     std::array<bool, kRequestKindCount> cancelled_{};
+    RemainingTime sweepTime_;
     quint64 openId_ = 0;  // the newest openImage's number: older ones finish unheard
     bool opening_ = false;
 };

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -94,6 +95,16 @@ struct SkewOutput {
     std::vector<double> spectrum;
 };
 
+// What a preview sweep snapshot is: the best result so far of a sweep still being refined
+// (sweep_plan.h). The final snapshot of the request has none.
+struct SweepPreview {
+    int anglesDone = 0;   // the angles it covers, evenly spaced over the set
+    int anglesTotal = 0;  // the request's angle count
+    int reduction = 1;    // computed on the image reduced this many times (1: full resolution)
+};
+// "preview: 45 of 180 angles", "preview: 1/4 resolution" or both.
+std::string previewText(const SweepPreview& p);
+
 // Milliseconds of one request.
 struct SnapshotTimings {
     double queued = 0;   // from submission to the engine thread taking it
@@ -118,9 +129,12 @@ struct Snapshot {
     std::shared_ptr<const SweepSpectrum> spectrum;  // RequestKind::Sweep, always
     std::shared_ptr<const Contours> contours;   // RequestKind::Contours
     std::shared_ptr<const SkewOutput> skew;     // RequestKind::Skew
+    // Sweep only: set on a preview (published before the exact snapshot of the same id).
+    std::optional<SweepPreview> preview;
 
     RequestKind kind() const { return request.kind(); }
     bool ok() const { return error.empty(); }
+    bool isPreview() const { return preview.has_value(); }
 };
 
 using SnapshotPtr = std::shared_ptr<const Snapshot>;

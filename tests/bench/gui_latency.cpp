@@ -1,9 +1,17 @@
 // linescope-gui-latency: the whole window on the CPU path (under Xvfb here), driven as a user
 // drags: each slider value is set, and the time runs until the viewport has drawn the frame
 // of exactly that value (its Result snapshot shown and painted). Prints p50/p95 per drag and
-// saves screenshots of the complete window for each view.
+// saves screenshots of the complete window for each view. With --live N, the whole window on a
+// big image (gui_live_latency.h): N changes of λ, operator, angle set and angle, each timed to
+// the first complete frame of every open view (sweep previews count), and the time to the
+// exact sweep; with --shots, screenshots of a preview and of the final state at 1280×800 and
+// 1920×1080. IMAGE may be ridges:WxH (the ridge pattern of latency_support.h, written to OUTDIR).
 //
-//   linescope-gui-latency IMAGE OUTDIR [--frames N]
+//   linescope-gui-latency IMAGE OUTDIR [--frames N] [--live N] [--shots] [--no-drags]
+#include "tests/bench/gui_live_latency.h"
+#include "tests/bench/latency_support.h"
+
+#include "app/io/image_io.h"
 #include "ui/contour_panel.h"
 #include "ui/main_window.h"
 #include "ui/view_controls.h"
@@ -66,11 +74,25 @@ int main(int argc, char** argv) {
     QSurfaceFormat::setDefaultFormat(f);
     QApplication app(argc, argv);
     if (argc < 3) {
-        std::fprintf(stderr, "usage: linescope-gui-latency IMAGE OUTDIR [--frames N]\n");
+        std::fprintf(stderr, "usage: linescope-gui-latency IMAGE OUTDIR [--frames N] [--live N] [--shots] [--no-drags]\n");
         return 2;
     }
-    const QString image = QString::fromLocal8Bit(argv[1]), out = QString::fromLocal8Bit(argv[2]);
-    const int frames = argc >= 5 ? std::max(2, std::atoi(argv[4])) : 60;
+    QString image = QString::fromLocal8Bit(argv[1]);
+    const QString out = QString::fromLocal8Bit(argv[2]);
+    int frames = 60, live = 0;
+    bool shots = false, drags = true;
+    for (int i = 3; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--frames" && i + 1 < argc) frames = std::max(2, std::atoi(argv[++i]));
+        else if (a == "--live" && i + 1 < argc) live = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--shots") shots = true;
+        else if (a == "--no-drags") drags = false;
+    }
+    int gw = 0, gh = 0;
+    if (image.startsWith("ridges:") && bench::parseSize(image.mid(7).toLatin1().constData(), &gw, &gh)) {
+        image = out + QStringLiteral("/ridges-%1x%2.pgm").arg(gw).arg(gh);
+        io::writeImage(image.toStdString(), io::matOf(bench::ridges(gw, gh)));
+    }
 
     MainWindow::Options options;
     options.engine.engine.backend = Backend::Cpu;
@@ -82,6 +104,13 @@ int main(int argc, char** argv) {
     QSignalSpy opened(&w.session(), &session::Session::imageOpened);
     w.openFile(image);  // read in the background
     if (!opened.wait(60000)) return 1;
+    if (live > 0) bench::measureLiveWindow(w, live);
+    if (shots)
+        for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)})
+            bench::shootProgressiveSweep(w, size.width(), size.height(), out);
+    if (!drags) return 0;
+    w.resize(1600, 1000);
+    w.viewControls()->setView(ui::Plane::Result);
     w.spectrumDock()->hide();
     w.contourDock()->hide();
     QTest::qWait(500);

@@ -4,6 +4,7 @@
 #include "compute/line_geometry.h"
 #include "compute/reference/reference_line_morph.h"
 #include "compute/sweep.h"
+#include "compute/sweep_in_progress.h"
 #include "tests/support/random_images.h"
 
 #include <QtTest>
@@ -112,6 +113,59 @@ void sweepCases(MorphOp op, const AngleSet& angles, int w, int h, const std::vec
         }
 }
 
+// Every angle of `angles` in passes: every 4th, then the 2nd of each 4, then the odd ones
+// (the session's order), or in reverse (a pass per angle), or in order (one pass).
+std::vector<int> foldOrder(int count, int order) {
+    std::vector<int> ks;
+    if (order == 0) {
+        for (int first : {0, 2}) for (int k = first; k < count; k += 4) ks.push_back(k);
+        for (int k = 1; k < count; k += 2) ks.push_back(k);
+    } else {
+        for (int k = 0; k < count; ++k) ks.push_back(order == 1 ? count - 1 - k : k);
+    }
+    return ks;
+}
+
+template <class T>
+void sweepInProgressCases(QStringList& failures) {
+    int seed = 70;
+    for (MorphOp op : {MorphOp::Open, MorphOp::Close, MorphOp::Erode})
+        for (const AngleSet& angles : {AngleSet{0, 1, 180}, AngleSet{-10, 0.1, 37}, AngleSet{5, 45, 4}})
+            for (int threads : {1, 2}) {
+                const Image<T> img = test::randomImage<T>(67, 43, static_cast<std::uint64_t>(seed++), test::ImageKind::Blocky);
+                const SweepRequest req{op, 9, angles};
+                const EngineOptions opt{Backend::Cpu, LineAlgorithm::Auto, threads};
+                const SweepResult<T> want = sweep<T>(img.cview(), req, opt);
+                for (int order : {0, 1, 2}) {
+                    const std::string where = std::string(pixelTypeName(pixelTypeOf<T>())) + " " + morphOpName(op) +
+                                              " angles " + angleSetString(angles) + " order " + std::to_string(order) +
+                                              " threads " + std::to_string(threads);
+                    SweepInProgress<T> run(img.cview(), req, opt);
+                    for (int k : foldOrder(angles.count, order)) run.add(k);
+                    QStringList here;
+                    const SweepResult<T> got = run.takeResult();
+                    compareSweep(want, got, where, here);
+                    if (got.spectrum != want.spectrum) here << QString::fromStdString(where + ": spectrum not bit for bit");
+                    failures << here;
+                }
+                // After the first pass: the sweep of every 4th angle, its indices those of the whole set.
+                if (angles.count >= 8) {
+                    SweepInProgress<T> run(img.cview(), req, opt);
+                    for (int k = 0; k < angles.count; k += 4) run.add(k);
+                    const SweepResult<T> part = run.result();
+                    const SweepResult<T> every4th =
+                        sweep<T>(img.cview(), SweepRequest{op, 9, AngleSet{angles.start, 4 * angles.step, (angles.count + 3) / 4}}, opt);
+                    if (test::firstDifference(every4th.sup, part.sup) || test::firstDifference(every4th.inf, part.inf))
+                        failures << QString::fromStdString(std::string(morphOpName(op)) + ": first pass's extremes differ");
+                    for (std::size_t i = 0; i < part.argIndex.pixels().size(); ++i)
+                        if (part.argIndex.pixels()[i] != 4 * every4th.argIndex.pixels()[i]) {
+                            failures << QString::fromStdString(std::string(morphOpName(op)) + ": first pass's index differs");
+                            break;
+                        }
+                }
+            }
+}
+
 // HSV with saturation 1 straight from the textbook, for the expected colours.
 void expectedColour(double alphaDeg, double value, double rgb[3]) {
     double a = std::fmod(alphaDeg, 180.0);
@@ -210,6 +264,16 @@ private slots:
         QStringList failures;
         compareSweep(reference::referenceSweep<std::uint16_t>(img.cview(), req), sweep<std::uint16_t>(in.cview(), req),
                      "uint16 close strided 37x21", failures);
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.join("\n")));
+    }
+
+    // Angles folded a few at a time, in the session's passes or any order, give sweep()'s
+    // result bit for bit; a pass alone is the sweep of its angles.
+    void sweepInProgressEqualsSweep() {
+        QStringList failures;
+        sweepInProgressCases<std::uint8_t>(failures);
+        sweepInProgressCases<std::uint16_t>(failures);
+        sweepInProgressCases<float>(failures);
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join("\n")));
     }
 

@@ -7,7 +7,12 @@
 #include "app/session/chunked_sweep.h"
 #include "app/session/engine_queue.h"
 #include "app/session/planes.h"
+#include "app/session/progressive_sweep.h"
+#include "app/session/remaining_time.h"
 #include "app/session/session.h"
+#include "app/session/shown_state.h"
+#include "app/session/sweep_plan.h"
+#include "compute/box_reduce.h"
 #include "compute/faults/fault_injection.h"
 #include "tests/support/engine_gate.h"
 #include "tests/support/random_images.h"
@@ -120,6 +125,18 @@ EngineQueue::Options cpuOptions(int chunk = 8) {
     EngineQueue::Options o;
     o.engine.backend = Backend::Cpu;
     o.sweepChunkAngles = chunk;
+    return o;
+}
+
+// Progressive sweeps on a small image: a coarse preview on the image reduced 4 times (a
+// 192×160 image has more than 4096 pixels, its quarter 1920 fewer), then three passes (every
+// 4th angle, every 2nd, the rest) with a preview after each of the first two, a checkpoint
+// after every `chunk` angles.
+EngineQueue::Options progressiveOptions(int chunk = 2) {
+    EngineQueue::Options o = cpuOptions(chunk);
+    o.progressive.previewPixels = 4096;
+    o.progressive.reducedAbovePixels = 0;
+    o.progressive.passWork = 1;
     return o;
 }
 
@@ -691,6 +708,207 @@ private slots:
         QVERIFY(!session.modified() && !session.canUndoDeskew());
         QCOMPARE(modified, (QList<bool>{true, false, true, false}));
         (void)QTest::qWaitFor([&] { return !session.queue().busy(); }, kTimeoutMs);
+    }
+
+    // The plan of a big image: passes of every 20th, 4th and 2nd angle of 180 on 16 Mpx (the
+    // first about a third of a second on 2 cores), a few angles a chunk, no reduced preview;
+    // a 64 Mpx image gets a reduced preview at 1/8 first; a 1 Mpx image neither.
+    void plansProgressiveSweeps() {
+        const SweepPlan big = planSweep(4096, 4096, 180, ProgressiveOptions{}, 8);
+        QCOMPARE(big.reduction, 1);
+        QCOMPARE(big.strides, (std::vector<int>{20, 4, 2, 1}));
+        QCOMPARE(big.chunkAngles, 1);
+        QCOMPARE(passAngles(big, 0, 180).size(), std::size_t{9});
+        QCOMPARE(passAngles(big, 1, 180).size(), std::size_t{36});
+        QCOMPARE(passAngles(big, 1, 180)[0], 4);
+        QCOMPARE(passAngles(big, 3, 180).size(), std::size_t{90});
+        std::vector<int> ks;
+        const AngleSet first = anglesAfterPasses(AngleSet{0, 1, 180}, big, 1, &ks);
+        QCOMPARE(first.count, 9);
+        QCOMPARE(first.step, 20.0);
+        QCOMPARE(ks[1], 20);
+        QCOMPARE(anglesAfterPasses(AngleSet{0, 1, 180}, big, 2, nullptr).count, 45);
+        QCOMPARE(anglesAfterPasses(AngleSet{0, 1, 180}, big, 3, nullptr).count, 90);
+        const SweepPlan huge = planSweep(8192, 8192, 180, ProgressiveOptions{}, 8);
+        QCOMPARE(huge.reduction, 8);
+        QCOMPARE(huge.coarseStride, 2);
+        QCOMPARE(huge.strides.front() % 4, 0);
+        const SweepPlan small = planSweep(1024, 1024, 180, ProgressiveOptions{}, 8);
+        QCOMPARE(small.reduction, 1);
+        QCOMPARE(small.strides, std::vector<int>{1});
+        QCOMPARE(small.chunkAngles, 8);
+    }
+
+    // What users rely on while a big sweep is refined: previews come first, each marked as
+    // one (coarse, then 9 and 18 of 36 angles), all of the request's id, the planes of the
+    // image's size; the exact snapshot comes last, replaces them as latest(), and equals
+    // sweep() bit for bit.
+private:
+    template <class T>
+    void previewsComeBeforeTheExactSweepFor() {
+        EngineQueue q(progressiveOptions());
+        Recorder rec(q);
+        const Image<T> img = testImage<T>(192, 160, 12);
+        const AngleSet angles{0, 5, 36};
+        for (MorphOp op : {MorphOp::Open, MorphOp::Close}) {
+            rec.published.clear();
+            const auto id = q.submit(sweepRequest(share(img), op, 15, angles));
+            (void)QTest::qWaitFor([&] { return !rec.published.empty() && !rec.published.back()->isPreview(); }, kTimeoutMs);
+            QCOMPARE(rec.published.size(), std::size_t{4});
+            for (const auto& s : rec.published) {
+                QCOMPARE(s->id, id);
+                QVERIFY2(s->ok(), s->error.c_str());
+                const auto& sw = std::get<SweepResult<T>>(*s->sweep);
+                QCOMPARE(sw.sup.width(), 192);
+                QCOMPARE(sw.argIndex.height(), 160);
+            }
+            QVERIFY(rec.published[0]->preview);
+            QCOMPARE(rec.published[0]->preview->reduction, 4);
+            QCOMPARE(previewText(*rec.published[0]->preview), std::string("preview: 1/4 resolution"));
+            QCOMPARE(rec.published[1]->preview->reduction, 1);
+            QCOMPARE(rec.published[1]->preview->anglesDone, 9);
+            QCOMPARE(previewText(*rec.published[1]->preview), std::string("preview: 9 of 36 angles"));
+            QCOMPARE(rec.published[1]->spectrum->angles.count, 9);
+            QCOMPARE(rec.published[2]->preview->anglesDone, 18);
+            QCOMPARE(rec.published[2]->spectrum->angles.step, 10.0);
+            const SnapshotPtr last = rec.published[3];
+            QVERIFY(!last->isPreview());
+            QCOMPARE(q.latest(RequestKind::Sweep), last);
+            compareSweeps(sweep<T>(img.cview(), SweepRequest{op, 15, angles}, EngineOptions{Backend::Cpu}),
+                          std::get<SweepResult<T>>(*last->sweep));
+            QCOMPARE(last->spectrum->angles.count, 36);
+            if (QTest::currentTestFailed()) return;
+        }
+        QCOMPARE(q.stats().previews, std::uint64_t{6});
+        QCOMPARE(q.stats().published, std::uint64_t{2});
+    }
+private slots:
+    void previewsComeBeforeTheExactSweep_u8() { previewsComeBeforeTheExactSweepFor<std::uint8_t>(); }
+    void previewsComeBeforeTheExactSweep_u16() { previewsComeBeforeTheExactSweepFor<std::uint16_t>(); }
+    void previewsComeBeforeTheExactSweep_f32() { previewsComeBeforeTheExactSweepFor<float>(); }
+
+    // A superseded sweep publishes no preview after it is stale, and the newer one's previews
+    // and exact result follow.
+    void staleSweepPublishesNoMorePreviews() {
+        EngineQueue q(progressiveOptions());
+        Recorder rec(q);
+        Gate gate;
+        holdAt(q, gate, RequestKind::Sweep, 2);  // after the coarse preview and the first chunk
+        const auto shared = share(testImage<std::uint8_t>(192, 160, 13));
+        const auto first = q.submit(sweepRequest(shared, MorphOp::Open, 15, AngleSet{0, 5, 36}));
+        QVERIFY(gate.waitHeld());
+        const auto second = q.submit(sweepRequest(shared, MorphOp::Open, 9, AngleSet{0, 5, 36}));
+        gate.release();
+        (void)QTest::qWaitFor([&] { return rec.find(second) && !rec.published.back()->isPreview() && !q.busy(); },
+                              kTimeoutMs);
+        QCoreApplication::processEvents();
+        int firstPreviews = 0;
+        for (const auto& s : rec.published) firstPreviews += s->id == first ? 1 : 0;
+        QCOMPARE(firstPreviews, 1);  // the coarse one, published before the hold
+        QVERIFY(!q.latest(RequestKind::Sweep)->isPreview());
+        QCOMPARE(q.latest(RequestKind::Sweep)->id, second);
+    }
+
+    // A result asked for while a long sweep runs is answered between two of its chunks, not
+    // after the sweep: its snapshot is published before the sweep's exact one.
+    void resultIsAnsweredBetweenSweepChunks() {
+        EngineQueue q(progressiveOptions(1));
+        Recorder rec(q);
+        Gate gate;
+        holdAt(q, gate, RequestKind::Sweep, 3);
+        const Image<std::uint8_t> img = testImage<std::uint8_t>(192, 160, 14);
+        const auto shared = share(img);
+        const auto sweepId = q.submit(sweepRequest(shared, MorphOp::Open, 15, AngleSet{0, 5, 36}));
+        QVERIFY(gate.waitHeld());
+        const auto resultId = q.submit(resultRequest(shared, MorphOp::Open, 30, 7));
+        gate.release();
+        (void)QTest::qWaitFor([&] {
+            return rec.find(resultId) && !rec.published.back()->isPreview() && rec.published.back()->id == sweepId;
+        }, kTimeoutMs);
+        std::size_t resultAt = 0, exactAt = 0;
+        for (std::size_t i = 0; i < rec.published.size(); ++i) {
+            if (rec.published[i]->id == resultId) resultAt = i;
+            if (rec.published[i]->id == sweepId && !rec.published[i]->isPreview()) exactAt = i;
+        }
+        QVERIFY(rec.find(resultId));
+        QVERIFY(resultAt < exactAt);
+        const Image<std::uint8_t> expected =
+            lineMorph<std::uint8_t>(MorphOp::Open, img.cview(), LineParams{30, 7}, EngineOptions{Backend::Cpu});
+        if (auto d = test::firstDifference(expected, std::get<Image<std::uint8_t>>(*rec.find(resultId)->result)))
+            QFAIL(d->c_str());
+        compareSweeps(sweep<std::uint8_t>(img.cview(), SweepRequest{MorphOp::Open, 15, AngleSet{0, 5, 36}},
+                                          EngineOptions{Backend::Cpu}),
+                      std::get<SweepResult<std::uint8_t>>(*rec.published[exactAt]->sweep));
+    }
+
+    // The coarse preview is the sweep of the reduced image (λ reduced too), upscaled, its
+    // orientation indices those of the whole set.
+    void coarsePreviewIsTheReducedSweep() {
+        const Image<std::uint8_t> img = testImage<std::uint8_t>(96, 64, 15);
+        const SweepRequest req{MorphOp::Open, 13, AngleSet{0, 10, 18}};
+        std::shared_ptr<const SweepSpectrum> spectrum;
+        const SweepResult<std::uint8_t> up =
+            coarseSweep<std::uint8_t>(img.cview(), req, EngineOptions{Backend::Cpu}, 2, 3, &spectrum);
+        const Image<std::uint8_t> small = boxReduce<std::uint8_t>(img.cview(), 2);
+        const SweepResult<std::uint8_t> want = sweep<std::uint8_t>(
+            small.cview(), SweepRequest{MorphOp::Open, 7, AngleSet{0, 30, 6}}, EngineOptions{Backend::Cpu});
+        bool same = true;
+        for (int y = 0; y < 64; ++y)
+            for (int x = 0; x < 96; ++x)
+                same = same && up.sup.at(x, y) == want.sup.at(x / 2, y / 2) &&
+                       up.argIndex.at(x, y) == 3 * want.argIndex.at(x / 2, y / 2);
+        QVERIFY(same);
+        QCOMPARE(spectrum->angles.count, 6);
+        QCOMPARE(spectrum->values[1], want.spectrum[1] * 4);  // per whole-image pixel
+    }
+
+    // The shown sweep against the session's parameters: current, a preview of them, stale
+    // after a change (naming what it shows) until the new sweep replaces it.
+    void parameterChangeMarksTheShownSweepStale() {
+        Session session(progressiveOptions());
+        for (auto k : {RequestKind::Result, RequestKind::Contours, RequestKind::Skew}) session.setLive(k, false);
+        std::vector<SnapshotPtr> ready;
+        connect(&session, &Session::snapshotReady, this, [&](RequestKind, const SnapshotPtr& s) { ready.push_back(s); });
+        session.setLength(15);
+        session.setAngleSet(AngleSet{0, 5, 36});
+        session.setImage(testImage<std::uint8_t>(192, 160, 16));
+        (void)QTest::qWaitFor([&] { return !ready.empty() && !ready.back()->isPreview(); }, kTimeoutMs);
+        const ShownState preview = shownStateOf(ready.front().get(), session.requestFor(RequestKind::Sweep));
+        QCOMPARE(preview.freshness, Freshness::Preview);
+        QCOMPARE(preview.text, std::string("preview: 1/4 resolution"));
+        const SnapshotPtr exact = ready.back();
+        QCOMPARE(shownStateOf(exact.get(), session.requestFor(RequestKind::Sweep)).freshness, Freshness::Current);
+        QSignalSpy changed(&session, &Session::parametersChanged);
+        session.setLength(21);
+        QCOMPARE(changed.count(), 1);
+        const ShownState stale = shownStateOf(exact.get(), session.requestFor(RequestKind::Sweep));
+        QCOMPARE(stale.freshness, Freshness::Stale);
+        QCOMPARE(stale.text, std::string("stale: shows λ = 15"));
+        session.setOp(MorphOp::Close);
+        QCOMPARE(shownStateOf(exact.get(), session.requestFor(RequestKind::Sweep)).text,
+                 std::string("stale: shows open, λ = 15"));
+        (void)QTest::qWaitFor([&] {
+            const SnapshotPtr s = session.latest(RequestKind::Sweep);
+            return s && !s->isPreview() && std::get<SweepParams>(s->request.params).sweep.length == 21;
+        }, kTimeoutMs);
+        QCOMPARE(shownStateOf(session.latest(RequestKind::Sweep).get(), session.requestFor(RequestKind::Sweep)).freshness,
+                 Freshness::Current);
+    }
+
+    // The time left: the angles' rate since the first report; before a second one, the first
+    // report's angles over the time since submission.
+    void remainingTimeFollowsTheRate() {
+        RemainingTime t;
+        t.start(100);
+        QVERIFY(!t.secondsLeft());
+        t.progress(102, 10, 100);
+        QCOMPARE(*t.secondsLeft(), 18.0);  // 10 angles in 2 s
+        t.progress(103, 30, 100);
+        QCOMPARE(*t.secondsLeft(), 3.5);   // 20 angles in 1 s
+        t.progress(104, 100, 100);
+        QCOMPARE(*t.secondsLeft(), 0.0);
+        t.start(200);
+        QVERIFY(!t.secondsLeft());
     }
 };
 

@@ -6,13 +6,18 @@
 
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 namespace linescope::test {
 
-inline std::unique_ptr<ui::MainWindow> makeTestWindow(const QString& samplesDir, bool useSettings = false) {
+// `engine` adjusts the engine's options (e.g. progressive sweeps on a small image).
+inline std::unique_ptr<ui::MainWindow> makeTestWindow(
+    const QString& samplesDir, bool useSettings = false,
+    const std::function<void(session::EngineQueue::Options&)>& engine = {}) {
     ui::MainWindow::Options options;
     options.engine.engine.backend = Backend::Cpu;
+    if (engine) engine(options.engine);
     options.samplesDir = samplesDir;
     options.useSettings = useSettings;
     options.preferGpu = false;
