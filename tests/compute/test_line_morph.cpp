@@ -25,7 +25,8 @@ namespace linescope::cpu {
 #define LINESCOPE_TEST_DECLARE_ISA(isa)                                                                  \
     namespace isa {                                                                                     \
     template <class T>                                                                                  \
-    void shearedLineMorph(MorphOp, ImageView<const T>, ImageView<T>, const LineFamily&, Segment, int);  \
+    void shearedLineMorph(MorphOp, ImageView<const T>, ImageView<T>, const LineFamily&, Segment, int,   \
+                          WindowKernel);                                                               \
     }
 LINESCOPE_TEST_DECLARE_ISA(generic)
 LINESCOPE_TEST_DECLARE_ISA(avx2)
@@ -420,9 +421,10 @@ private:
                     const LineFamily fam = lineFamily(angle, sz[0], sz[1]);
                     const Segment seg = segmentOf(length);
                     const std::string isaName = isa;
-                    if (isaName == "generic") cpu::generic::shearedLineMorph<T>(op, img.cview(), got.view(), fam, seg, threads);
-                    else if (isaName == "avx2") cpu::avx2::shearedLineMorph<T>(op, img.cview(), got.view(), fam, seg, threads);
-                    else cpu::avx512::shearedLineMorph<T>(op, img.cview(), got.view(), fam, seg, threads);
+                    const auto K = cpu::WindowKernel::Auto;
+                    if (isaName == "generic") cpu::generic::shearedLineMorph<T>(op, img.cview(), got.view(), fam, seg, threads, K);
+                    else if (isaName == "avx2") cpu::avx2::shearedLineMorph<T>(op, img.cview(), got.view(), fam, seg, threads, K);
+                    else cpu::avx512::shearedLineMorph<T>(op, img.cview(), got.view(), fam, seg, threads, K);
                     if (auto d = test::firstDifference(ref, got))
                         fails.add(caseName(op, angle, length, img, test::imageKindName(kind)) + " sheared " + isa +
                                   " threads " + std::to_string(threads) + ": " + *d);
