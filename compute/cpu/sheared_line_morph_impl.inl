@@ -57,9 +57,6 @@ inline void loadLanes(T* __restrict row, const T* __restrict s, int lo, int hi, 
     fillLanes(row, std::max(hi, lo), S, fill);
 }
 
-#ifndef PFD
-#define PFD 0
-#endif
 // One strip of lanes [u0, u0 + S) of a y-major family on `src`, over the rows its lines
 // reach. `deliver(t, x, row, count)` receives `count` finished pixels of image row t starting at
 // column x, in increasing t.
@@ -89,11 +86,6 @@ template <class T, class Deliver>
         int lo, hi;
         geo.validLanes(t, lo, hi);
         loadLanes<T, S>(row, src.row(t) + (rowStart(t) + lo), lo, hi, fill);
-        const int tp = t + PFD;
-        if (PFD > 0 && tp <= r1) {
-            const char* p = reinterpret_cast<const char*>(src.row(tp) + std::clamp<std::int64_t>(rowStart(tp), 0, W - 1));
-            for (int k = 0; k < S * static_cast<int>(sizeof(T)); k += 64) __builtin_prefetch(p + k);
-        }
     };
     auto mask = [&](int i, T* row, T fill) {
         int lo, hi;
