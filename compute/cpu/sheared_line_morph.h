@@ -7,6 +7,7 @@
 // Flat (x-major) families are the same after transposing the image.
 #pragma once
 
+#include "compute/cpu/window_kernel.h"
 #include "compute/image.h"
 #include "compute/line_geometry.h"
 #include "compute/line_morph.h"
@@ -15,9 +16,10 @@
 
 namespace linescope::cpu {
 
+// `op` along `family`; `kernel` forces a window kernel (tests), Auto picks by length.
 template <class T>
 void shearedLineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineFamily& family,
-                      Segment seg, int threads);
+                      Segment seg, int threads, WindowKernel kernel = WindowKernel::Auto);
 
 // The running results of a sweep, in the layout of the image the kernel runs on (the
 // transposed image for x-major families).

@@ -6,7 +6,8 @@ namespace linescope::cpu {
 #define LINESCOPE_DECLARE_ISA(isa)                                                                          \
     namespace isa {                                                                                        \
     template <class T>                                                                                     \
-    void shearedLineMorph(MorphOp, ImageView<const T>, ImageView<T>, const LineFamily&, Segment, int);    \
+    void shearedLineMorph(MorphOp, ImageView<const T>, ImageView<T>, const LineFamily&, Segment, int,     \
+                          WindowKernel);                                                                 \
     template <class T>                                                                                     \
     SpectrumTerm shearedSweepStep(MorphOp, ImageView<const T>, const LineFamily&, Segment, int,           \
                                   SweepPlanes<T>&, std::uint16_t, bool);                                  \
@@ -48,13 +49,13 @@ const char* shearedKernelIsa() {
 
 template <class T>
 void shearedLineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineFamily& family, Segment seg,
-                      int threads) {
+                      int threads, WindowKernel kernel) {
     switch (isa()) {
-    case Isa::Avx512: avx512::shearedLineMorph<T>(op, src, dst, family, seg, threads); return;
-    case Isa::Avx2: avx2::shearedLineMorph<T>(op, src, dst, family, seg, threads); return;
+    case Isa::Avx512: avx512::shearedLineMorph<T>(op, src, dst, family, seg, threads, kernel); return;
+    case Isa::Avx2: avx2::shearedLineMorph<T>(op, src, dst, family, seg, threads, kernel); return;
     case Isa::Generic: break;
     }
-    generic::shearedLineMorph<T>(op, src, dst, family, seg, threads);
+    generic::shearedLineMorph<T>(op, src, dst, family, seg, threads, kernel);
 }
 
 template <class T>
@@ -76,10 +77,10 @@ template SpectrumTerm shearedSweepStep<float>(MorphOp, ImageView<const float>, c
                                               SweepPlanes<float>&, std::uint16_t, bool);
 
 template void shearedLineMorph<std::uint8_t>(MorphOp, ImageView<const std::uint8_t>, ImageView<std::uint8_t>,
-                                             const LineFamily&, Segment, int);
+                                             const LineFamily&, Segment, int, WindowKernel);
 template void shearedLineMorph<std::uint16_t>(MorphOp, ImageView<const std::uint16_t>, ImageView<std::uint16_t>,
-                                              const LineFamily&, Segment, int);
+                                              const LineFamily&, Segment, int, WindowKernel);
 template void shearedLineMorph<float>(MorphOp, ImageView<const float>, ImageView<float>, const LineFamily&, Segment,
-                                      int);
+                                      int, WindowKernel);
 
 }  // namespace linescope::cpu

@@ -45,46 +45,29 @@ inline bool stripRows(const LineFamily& fam, std::int64_t u0, int lanes, std::in
     return r0 <= r1;
 }
 
-// The operator as passes over a strip: load(i, row, fill) brings row i in with `fill` in
-// lanes outside the image, refill(i, row, fill) resets those lanes between the two halves
-// of an opening or closing, keep(i, row) keeps the first half's result in A, and
-// deliver(i, row) takes finished rows (bottom-up).
-template <class T, int S, class Load, class Refill, class Keep, class Deliver>
-void runStripPasses(MorphOp op, T* A, T* G, int rows, int a, int b, Load&& load, Refill&& refill, Keep&& keep,
-                    Deliver&& deliver) {
-    using Asc = Order<T, true>;
-    using Desc = Order<T, false>;
-    switch (op) {
-    case MorphOp::Erode:
-        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { load(i, row, Asc::top()); });
-        stripBackward<T, Asc, S>(A, G, rows, a, b, deliver);
-        break;
-    case MorphOp::Dilate:
-        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { load(i, row, Desc::top()); });
-        stripBackward<T, Desc, S>(A, G, rows, b, a, deliver);
-        break;
-    case MorphOp::Open:
-    case MorphOp::TopHat:
-        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { load(i, row, Asc::top()); });
-        stripBackward<T, Asc, S>(A, G, rows, a, b, keep);
-        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { refill(i, row, Desc::top()); });
-        stripBackward<T, Desc, S>(A, G, rows, b, a, deliver);
-        break;
-    case MorphOp::Close:
-        stripForward<T, Desc, S>(A, G, rows, b, a, [&](int i, T* row) { load(i, row, Desc::top()); });
-        stripBackward<T, Desc, S>(A, G, rows, b, a, keep);
-        stripForward<T, Asc, S>(A, G, rows, a, b, [&](int i, T* row) { refill(i, row, Asc::top()); });
-        stripBackward<T, Asc, S>(A, G, rows, a, b, deliver);
-        break;
+// Row i of a strip from pixels s[lo, hi) (the lanes inside the image), `fill` elsewhere.
+template <class T, int S>
+inline void loadLanes(T* __restrict row, const T* __restrict s, int lo, int hi, T fill) {
+    if (lo == 0 && hi == S) {  // every lane inside: the common case, one vector loop
+        for (int j = 0; j < S; ++j) row[j] = canonical(s[j]);
+        return;
     }
+    fillLanes(row, 0, lo, fill);
+    for (int j = lo; j < hi; ++j) row[j] = canonical(s[j - lo]);
+    fillLanes(row, std::max(hi, lo), S, fill);
 }
 
 // One strip of lanes [u0, u0 + S) of a y-major family on `src`, over the rows its lines
 // reach. `deliver(t, x, row, count)` receives `count` finished pixels of image row t starting at
-// column x.
+// column x, in increasing t.
+// Flattened: the row loaders, stages and delivery inline into one loop nest (as calls,
+// each with its vzeroupper, they cost more than the row's vector work).
+// `direct`, when not null, is the image whose rows take every whole finished row straight
+// (no copy through `deliver`).
 template <class T, class Deliver>
-void processStrip(MorphOp op, ImageView<const T> src, const LineFamily& fam, Segment seg, std::int64_t u0, T* A,
-                  T* G, Deliver&& deliver) {
+[[gnu::flatten]] void processStrip(MorphOp op, WindowKernel kernel, ImageView<const T> src, const LineFamily& fam,
+                                   Segment seg, std::int64_t u0, T* ring1, T* ring2, ImageView<T> direct,
+                                   Deliver&& deliver) {
     constexpr int S = kLanes<T>;
     const int W = src.width;
     std::int64_t r0, r1;
@@ -102,17 +85,11 @@ void processStrip(MorphOp op, ImageView<const T> src, const LineFamily& fam, Seg
         const int t = static_cast<int>(r0) + i;
         int lo, hi;
         geo.validLanes(t, lo, hi);
-        fillLanes(row, 0, lo, fill);
-        if (hi > lo) {
-            const T* s = src.row(t) + (rowStart(t) + lo);
-            for (int j = 0; j < hi - lo; ++j) row[lo + j] = canonical(s[j]);
-        }
-        fillLanes(row, std::max(hi, lo), S, fill);
+        loadLanes<T, S>(row, src.row(t) + (rowStart(t) + lo), lo, hi, fill);
     };
-    auto refill = [&](int i, T* row, T fill) {
-        const int t = static_cast<int>(r0) + i;
+    auto mask = [&](int i, T* row, T fill) {
         int lo, hi;
-        geo.validLanes(t, lo, hi);
+        geo.validLanes(static_cast<int>(r0) + i, lo, hi);
         fillLanes(row, 0, lo, fill);
         fillLanes(row, std::max(hi, lo), S, fill);
     };
@@ -122,42 +99,43 @@ void processStrip(MorphOp op, ImageView<const T> src, const LineFamily& fam, Seg
         geo.validLanes(t, lo, hi);
         if (hi > lo) deliver(t, rowStart(t) + lo, row + lo, hi - lo);
     };
-    auto inPlace = [&](int i, const T* row) {
-        if (row != A + static_cast<std::ptrdiff_t>(i) * S) std::memcpy(A + static_cast<std::ptrdiff_t>(i) * S, row, sizeof(T) * S);
+    auto target = [&](int i) -> T* {
+        const int t = static_cast<int>(r0) + i;
+        const std::int64_t x0 = rowStart(t);
+        if (!direct.data || x0 < 0 || x0 + S > W) return nullptr;
+        return direct.row(t) + x0;
     };
-
-    runStripPasses<T, S>(op, A, G, rows, a, b, load, refill, inPlace, store);
+    runStrip<T, S>(op, kernel, ring1, ring2, rows, a, b, load, mask, target, store);
 }
 
-// Transposes a rows × cols tile (register blocks where whole, the rest by hand).
+inline int roundUp(int v, int step) { return step > 0 ? (v + step - 1) / step * step : v; }
+
+// Whether a vector register holds a whole 64-byte line (see processStripXMajor).
+inline constexpr bool kWholeLineLoads = kVectorBytes == 64;
+
+// The scratch of a flat strip's column groups: the input group transposed (a line of lanes
+// per column), the output group before and after transposing back.
 template <class T>
-inline void transposeTile(const T* s, std::ptrdiff_t ss, T* d, std::ptrdiff_t ds, int rows, int cols) {
-    constexpr int K = kBlock<T>;
-    int r = 0;
-    if constexpr (K > 0) {
-        for (; r + K <= rows; r += K) {
-            int c = 0;
-            for (; c + K <= cols; c += K) transposeBlock(s + r * ss + c, ss, d + c * ds + r, ds);
-            for (; c < cols; ++c)
-                for (int i = r; i < r + K; ++i) d[c * ds + i] = s[i * ss + c];
-        }
-    }
-    for (; r < rows; ++r)
-        for (int c = 0; c < cols; ++c) d[c * ds + r] = s[r * ss + c];
-}
+struct GroupBuffers {
+    T* rawIn;   // image rows of the input group, GW pixels each
+    T* inT;     // inT[c · TRS + y]: column ta + c at image row ylo + y
+    T* outT;    // finished lanes, laid out as inT
+    T* outRows; // outT transposed: image rows of GW pixels
+};
 
 // A strip of an x-major family: lane j of row t is pixel (t, u0 + j + off(t)), a column
-// segment of the image. Columns are staged a cache line (GW columns) at a time: the
-// rows the strip needs are copied whole-line into a small buffer, transposed there, and
+// segment of the image. Columns are staged a cache line (GW columns) at a time: the rows
+// the group's lanes reach are copied whole-line into a small buffer, transposed there, and
 // the shifted lanes taken from the result; finished rows are gathered the same way and
-// written back line by line. Every image line is touched once per group, whole, and
-// the image is never transposed as a whole.
+// written back line by line. Every image line is touched once per group, whole, and the
+// image is never transposed as a whole.
 template <class T>
-void processStripXMajor(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineFamily& fam, Segment seg,
-                        std::int64_t u0, T* A, T* G, T* stage, T* staged) {
+[[gnu::flatten]] void processStripXMajor(MorphOp op, WindowKernel kernel, ImageView<const T> src, ImageView<T> dst,
+                        const LineFamily& fam, Segment seg, std::int64_t u0, T* ring1, T* ring2,
+                        const GroupBuffers<T>& buf) {
     constexpr int S = kLanes<T>;
     constexpr int GW = static_cast<int>(64 / sizeof(T));  // columns in a group: one cache line
-    constexpr int TRS = S + 2 * GW;                       // stride of the transposed group
+    constexpr int TRS = S + 2 * GW;                       // stride of a transposed group
     const int H = src.height;
     std::int64_t r0, r1;
     if (!stripRows(fam, u0, S, r0, r1)) return;
@@ -185,43 +163,44 @@ void processStripXMajor(MorphOp op, ImageView<const T> src, ImageView<T> dst, co
         if (t >= in.tb) {
             in = groupOf(t);
             const int ny = static_cast<int>(in.yhi - in.ylo), nc = in.tb - in.ta;
-            // Constant-size copies compile to one or two vector moves; a library call
-            // per 64-byte line would cost more than the copy.
-            if (nc == GW) {
-                for (int y = 0; y < ny; ++y) std::memcpy(stage + y * GW, src.row(static_cast<int>(in.ylo) + y) + in.ta, 64);
+            // Whole register tiles: rows rounded up (the buffers have room; the extra rows
+            // and columns are never read back).
+            const int nyTiles = roundUp(ny, kTileRows<T>);
+            if (kWholeLineLoads && nc == GW && in.ylo + nyTiles <= H) {
+                // A register holds a whole 64-byte line: each image line is read once, so the
+                // image's rows can be transposed where they are.
+                transposeTile(src.row(static_cast<int>(in.ylo)) + in.ta, src.stride, buf.inT, TRS, nyTiles, GW);
             } else {
-                for (int y = 0; y < ny; ++y)
-                    copyElements(stage + y * GW, src.row(static_cast<int>(in.ylo) + y) + in.ta, nc);
+                // Narrower registers read each line in pieces; staged first, so that lines of
+                // a power-of-two stride (one cache set) are not evicted between the pieces.
+                // Constant-size copies compile to one or two vector moves.
+                for (int y = 0; y < ny; ++y) {
+                    const T* line = src.row(static_cast<int>(in.ylo) + y) + in.ta;
+                    if (nc == GW) std::memcpy(buf.rawIn + y * GW, line, 64);
+                    else copyElements(buf.rawIn + y * GW, line, nc);
+                }
+                transposeTile(buf.rawIn, GW, buf.inT, TRS, nyTiles, GW);
             }
-            transposeTile(stage, GW, staged, TRS, ny, nc);
         }
         int lo, hi;
         geo.validLanes(t, lo, hi);
-        fillLanes(row, 0, lo, fill);
-        if (hi > lo) {
-            const T* s = staged + (t - in.ta) * TRS + (u0 + fam.off(t) + lo - in.ylo);
-            for (int j = 0; j < hi - lo; ++j) row[lo + j] = canonical(s[j]);
-        }
-        fillLanes(row, std::max(hi, lo), S, fill);
+        loadLanes<T, S>(row, buf.inT + (t - in.ta) * TRS + (u0 + fam.off(t) + lo - in.ylo), lo, hi, fill);
     };
-    auto refill = [&](int i, T* row, T fill) {
+    auto mask = [&](int i, T* row, T fill) {
         int lo, hi;
         geo.validLanes(static_cast<int>(r0) + i, lo, hi);
         fillLanes(row, 0, lo, fill);
         fillLanes(row, std::max(hi, lo), S, fill);
     };
-    auto inPlace = [&](int i, const T* row) {
-        if (row != A + static_cast<std::ptrdiff_t>(i) * S) std::memcpy(A + static_cast<std::ptrdiff_t>(i) * S, row, sizeof(T) * S);
-    };
 
-    // Finished rows arrive bottom-up; a group is written back when the rows leave it.
+    // Finished rows arrive in increasing t; a group is written back when the rows leave it.
     Group out;
     out.ta = out.tb = -1;
     std::int64_t ys[GW], ye[GW];  // the image rows [ys, ye) column ta + c received
     auto flush = [&]() {
         if (out.tb < 0) return;
         const int ny = static_cast<int>(out.yhi - out.ylo), nc = out.tb - out.ta;
-        transposeTile(staged, TRS, stage, GW, nc, ny);
+        transposeTile(buf.outT, TRS, buf.outRows, GW, roundUp(nc, kTileRows<T>), roundUp(ny, kTileCols<T>));
         // Column c holds rows [ys[c], ye[c]); both ends move monotonically with c, so the
         // columns [c0, c1) of row y move monotonically with y: two pointers walk them,
         // over the rows in the order in which they only advance.
@@ -239,7 +218,7 @@ void processStripXMajor(MorphOp op, ImageView<const T> src, ImageView<T> dst, co
             }
             if (c1 <= c0) continue;
             T* d = dst.row(static_cast<int>(y)) + out.ta;
-            const T* v = stage + yi * GW;
+            const T* v = buf.outRows + yi * GW;
             if (op == MorphOp::TopHat) {
                 const T* f = src.row(static_cast<int>(y)) + out.ta;
                 for (int c = c0; c < c1; ++c) d[c] = static_cast<T>(f[c] - v[c]);
@@ -252,7 +231,7 @@ void processStripXMajor(MorphOp op, ImageView<const T> src, ImageView<T> dst, co
     };
     auto store = [&](int i, const T* row) {
         const int t = static_cast<int>(r0) + i;
-        if (t < out.ta || out.tb < 0) {
+        if (t >= out.tb) {
             flush();
             out = groupOf(t);
             for (int c = 0; c < GW; ++c) ys[c] = ye[c] = out.ylo;
@@ -264,57 +243,70 @@ void processStripXMajor(MorphOp op, ImageView<const T> src, ImageView<T> dst, co
         const std::int64_t y0 = u0 + fam.off(t) + lo;
         ys[c] = y0;
         ye[c] = y0 + (hi - lo);
-        T* to = staged + c * TRS + (y0 - out.ylo);
-        if (lo == 0 && hi == S) std::memcpy(to, row, sizeof(T) * S);
+        T* to = buf.outT + c * TRS + (y0 - out.ylo);
+        if (lo == 0 && hi == S) copyLanes<T, S>(to, row);
         else copyElements(to, row + lo, hi - lo);
     };
 
-    runStripPasses<T, S>(op, A, G, rows, a, b, load, refill, inPlace, store);
+    auto noTarget = [](int) -> T* { return nullptr; };
+    runStrip<T, S>(op, kernel, ring1, ring2, rows, a, b, load, mask, noTarget, store);
     flush();
 }
 
+// Ring rows for every strip of a family whose lines have at most `majorLength` rows.
 template <class T>
-void xMajorMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineFamily& fam, Segment seg,
-                 int threads) {
+std::size_t ringBytes(int majorLength, Segment seg) {
+    return static_cast<std::size_t>(stripRingRows<T, kLanes<T>>(majorLength, seg)) * kLanes<T> * sizeof(T);
+}
+
+template <class T>
+void xMajorMorph(MorphOp op, WindowKernel kernel, ImageView<const T> src, ImageView<T> dst, const LineFamily& fam,
+                 Segment seg, int threads) {
     constexpr int S = kLanes<T>;
     constexpr int GW = static_cast<int>(64 / sizeof(T));
     const std::int64_t first = fam.firstLine();
     const std::int64_t last = fam.lastLine();
     const std::size_t strips = static_cast<std::size_t>((last - first + S) / S);
     parallelFor(strips, threads, [&](std::size_t begin, std::size_t end) {
-        const std::size_t bytes = static_cast<std::size_t>(src.width) * S * sizeof(T);
+        const std::size_t bytes = ringBytes<T>(src.width, seg);
         const std::size_t stageBytes = static_cast<std::size_t>(S + 2 * GW) * GW * sizeof(T);
-        T* A = static_cast<T*>(threadScratch(ScratchSlot::StripA, bytes));
-        T* G = static_cast<T*>(threadScratch(ScratchSlot::StripG, bytes));
-        T* stage = static_cast<T*>(threadScratch(ScratchSlot::StageIn, stageBytes));
-        T* staged = static_cast<T*>(threadScratch(ScratchSlot::StageOut, stageBytes));
+        T* ring1 = static_cast<T*>(threadScratch(ScratchSlot::Ring1, bytes));
+        T* ring2 = static_cast<T*>(threadScratch(ScratchSlot::Ring2, bytes));
+        const GroupBuffers<T> buf{static_cast<T*>(threadScratch(ScratchSlot::GroupRawIn, stageBytes)),
+                                  static_cast<T*>(threadScratch(ScratchSlot::GroupIn, stageBytes)),
+                                  static_cast<T*>(threadScratch(ScratchSlot::GroupOut, stageBytes)),
+                                  static_cast<T*>(threadScratch(ScratchSlot::GroupOutRows, stageBytes))};
         for (std::size_t k = begin; k < end; ++k)
-            processStripXMajor<T>(op, src, dst, fam, seg, first + static_cast<std::int64_t>(k) * S, A, G, stage, staged);
+            processStripXMajor<T>(op, kernel, src, dst, fam, seg, first + static_cast<std::int64_t>(k) * S, ring1,
+                                  ring2, buf);
     });
 }
 
 template <class T>
-void yMajorMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineFamily& fam, Segment seg,
-                 int threads) {
+void yMajorMorph(MorphOp op, WindowKernel kernel, ImageView<const T> src, ImageView<T> dst, const LineFamily& fam,
+                 Segment seg, int threads) {
     constexpr int S = kLanes<T>;
     const std::int64_t first = fam.firstLine();
     const std::int64_t last = fam.lastLine();
     const std::size_t strips = static_cast<std::size_t>((last - first + S) / S);
     parallelFor(strips, threads, [&](std::size_t begin, std::size_t end) {
-        const std::size_t bytes = static_cast<std::size_t>(src.height) * S * sizeof(T);
-        T* A = static_cast<T*>(threadScratch(ScratchSlot::StripA, bytes));
-        T* G = static_cast<T*>(threadScratch(ScratchSlot::StripG, bytes));
+        const std::size_t bytes = ringBytes<T>(src.height, seg);
+        T* ring1 = static_cast<T*>(threadScratch(ScratchSlot::Ring1, bytes));
+        T* ring2 = static_cast<T*>(threadScratch(ScratchSlot::Ring2, bytes));
         auto write = [&](int t, std::int64_t x, const T* row, int count) {
             T* d = dst.row(t) + x;
             if (op == MorphOp::TopHat) {
                 const T* s = src.row(t) + x;
                 for (int j = 0; j < count; ++j) d[j] = static_cast<T>(s[j] - row[j]);
+            } else if (count == S) {
+                copyLanes<T, S>(d, row);
             } else {
-                std::memcpy(d, row, sizeof(T) * static_cast<std::size_t>(count));
+                copyElements(d, row, count);
             }
         };
         for (std::size_t k = begin; k < end; ++k)
-            processStrip<T>(op, src, fam, seg, first + static_cast<std::int64_t>(k) * S, A, G, write);
+            processStrip<T>(op, kernel, src, fam, seg, first + static_cast<std::int64_t>(k) * S, ring1, ring2,
+                            op == MorphOp::TopHat ? ImageView<T>() : dst, write);
     });
 }
 
@@ -322,12 +314,12 @@ void yMajorMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const Lin
 
 template <class T>
 void shearedLineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineFamily& fam, Segment seg,
-                      int threads) {
+                      int threads, WindowKernel kernel) {
     if (fam.yMajor) {
-        yMajorMorph<T>(op, src, dst, fam, seg, threads);
+        yMajorMorph<T>(op, kernel, src, dst, fam, seg, threads);
         return;
     }
-    xMajorMorph<T>(op, src, dst, fam, seg, threads);
+    xMajorMorph<T>(op, kernel, src, dst, fam, seg, threads);
 }
 
 template <class T>
@@ -346,9 +338,9 @@ SpectrumTerm shearedSweepStep(MorphOp op, ImageView<const T> src, const LineFami
     double sums[kMaxChunks] = {};
     const bool start = !planes.started;
     parallelFor(strips, static_cast<int>(w), [&](std::size_t begin, std::size_t end) {
-        const std::size_t bytes = static_cast<std::size_t>(src.height) * S * sizeof(T);
-        T* A = static_cast<T*>(threadScratch(ScratchSlot::StripA, bytes));
-        T* G = static_cast<T*>(threadScratch(ScratchSlot::StripG, bytes));
+        const std::size_t bytes = ringBytes<T>(src.height, seg);
+        T* ring1 = static_cast<T*>(threadScratch(ScratchSlot::Ring1, bytes));
+        T* ring2 = static_cast<T*>(threadScratch(ScratchSlot::Ring2, bytes));
         std::int64_t e = 0;
         double d = 0;
         auto fold = [&](int t, std::int64_t x, const T* row, int count) {
@@ -362,7 +354,8 @@ SpectrumTerm shearedSweepStep(MorphOp op, ImageView<const T> src, const LineFami
             else e += sweepRowSum(row, count);
         };
         for (std::size_t s = begin; s < end; ++s)
-            processStrip<T>(op, src, fam, seg, first + static_cast<std::int64_t>(s) * S, A, G, fold);
+            processStrip<T>(op, WindowKernel::Auto, src, fam, seg, first + static_cast<std::int64_t>(s) * S, ring1, ring2,
+                            ImageView<T>(), fold);
         const std::size_t slot = (begin * w + strips - 1) / strips;  // the chunk's index
         exact[slot] = e;
         sums[slot] = d;
@@ -385,11 +378,11 @@ LINESCOPE_INSTANTIATE_SWEEP(float)
 #undef LINESCOPE_INSTANTIATE_SWEEP
 
 template void shearedLineMorph<std::uint8_t>(MorphOp, ImageView<const std::uint8_t>, ImageView<std::uint8_t>,
-                                             const LineFamily&, Segment, int);
+                                             const LineFamily&, Segment, int, WindowKernel);
 template void shearedLineMorph<std::uint16_t>(MorphOp, ImageView<const std::uint16_t>, ImageView<std::uint16_t>,
-                                              const LineFamily&, Segment, int);
+                                              const LineFamily&, Segment, int, WindowKernel);
 template void shearedLineMorph<float>(MorphOp, ImageView<const float>, ImageView<float>, const LineFamily&, Segment,
-                                      int);
+                                      int, WindowKernel);
 
 }  // namespace LINESCOPE_ISA
 }  // namespace linescope::cpu

@@ -1,6 +1,7 @@
 #include "compute/cpu/thread_scratch.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 
@@ -24,6 +25,9 @@ void* threadScratch(ScratchSlot slot, std::size_t bytes) {
         b.p = std::aligned_alloc(64, rounded);
         if (!b.p) { b.size = 0; throw std::bad_alloc(); }
         b.size = rounded;
+        // Defined contents: kernels may read a little past what they wrote (whole register
+        // tiles of a partial group) and discard it.
+        std::memset(b.p, 0, rounded);
     }
     return b.p;
 }

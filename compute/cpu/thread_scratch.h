@@ -6,8 +6,8 @@
 
 namespace linescope::cpu {
 
-// A strip's two row buffers, and the two staging buffers of a flat strip's columns.
-enum class ScratchSlot { StripA, StripG, StageIn, StageOut, Count };
+// The row rings of a strip's two stages, and the staging buffers of a flat strip's column groups.
+enum class ScratchSlot { Ring1, Ring2, GroupRawIn, GroupIn, GroupOut, GroupOutRows, Count };
 
 // At least `bytes` bytes, 64-byte aligned, owned by the calling thread; valid until the
 // same thread asks for the same slot again.

@@ -2,6 +2,7 @@
 // all operators, pixel types, thread counts, image shapes, angles and segment lengths,
 // plus strided views and the errors the engine promises.
 #include "compute/cpu/sheared_line_morph.h"
+#include "compute/cpu/sheared_strip.h"
 #include "compute/line_geometry.h"
 #include "compute/line_morph.h"
 #include "compute/reference/reference_line_morph.h"
@@ -25,7 +26,8 @@ namespace linescope::cpu {
 #define LINESCOPE_TEST_DECLARE_ISA(isa)                                                                  \
     namespace isa {                                                                                     \
     template <class T>                                                                                  \
-    void shearedLineMorph(MorphOp, ImageView<const T>, ImageView<T>, const LineFamily&, Segment, int);  \
+    void shearedLineMorph(MorphOp, ImageView<const T>, ImageView<T>, const LineFamily&, Segment, int,   \
+                          WindowKernel);                                                               \
     }
 LINESCOPE_TEST_DECLARE_ISA(generic)
 LINESCOPE_TEST_DECLARE_ISA(avx2)
@@ -344,19 +346,20 @@ private slots:
     // Each sheared kernel variant this processor can run, called directly (see the top of the file).
     void shearedEveryIsa() {
         Failures fails;
-        __builtin_cpu_init();
-        struct Variant { const char* name; bool runs; };
-        const Variant variants[] = {{"generic", true},
-                                    {"avx2", __builtin_cpu_supports("avx2") != 0},
-                                    {"avx512", __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                                                   __builtin_cpu_supports("avx512vl")}};
-        for (const Variant& v : variants) {
-            if (!v.runs) {
-                qInfo("skipping the %s sheared kernels: this processor lacks the instructions", v.name);
-                continue;
-            }
-            byTypeAll([&](auto t) { shearedVariantCases<decltype(t)>(v.name, fails); });
-        }
+        forEachRunnableIsa([&](const char* isa) {
+            byTypeAll([&](auto t) { shearedVariantCases<decltype(t)>(isa, fails); });
+        });
+        LINESCOPE_CHECK(fails.count() == 0, fails.summary());
+    }
+
+    // Each window kernel (direct, van Herk, and the length-based choice) of each variant,
+    // around the crossover length, every operator and pixel type.
+    void windowKernelsEveryIsa() {
+        Failures fails;
+        forEachRunnableIsa([&](const char* isa) {
+            for (auto kernel : {cpu::WindowKernel::Direct, cpu::WindowKernel::VanHerk, cpu::WindowKernel::Auto})
+                byTypeAll([&](auto t) { windowKernelCases<decltype(t)>(isa, kernel, fails); });
+        });
         LINESCOPE_CHECK(fails.count() == 0, fails.summary());
     }
 
@@ -391,6 +394,67 @@ private slots:
     }
 
 private:
+    // body(name) for each kernel variant this processor can run; the others are named as skipped.
+    template <class F>
+    static void forEachRunnableIsa(F&& body) {
+        __builtin_cpu_init();
+        struct Variant { const char* name; bool runs; };
+        const Variant variants[] = {{"generic", true},
+                                    {"avx2", __builtin_cpu_supports("avx2") != 0},
+                                    {"avx512", __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                                                   __builtin_cpu_supports("avx512vl")}};
+        for (const Variant& v : variants) {
+            if (v.runs) body(v.name);
+            else qInfo("skipping the %s sheared kernels: this processor lacks the instructions", v.name);
+        }
+    }
+
+    template <class T>
+    static void runShearedIsa(const std::string& isa, cpu::WindowKernel kernel, MorphOp op, ImageView<const T> src,
+                              ImageView<T> dst, const LineFamily& fam, Segment seg, int threads) {
+        if (isa == "generic") cpu::generic::shearedLineMorph<T>(op, src, dst, fam, seg, threads, kernel);
+        else if (isa == "avx2") cpu::avx2::shearedLineMorph<T>(op, src, dst, fam, seg, threads, kernel);
+        else cpu::avx512::shearedLineMorph<T>(op, src, dst, fam, seg, threads, kernel);
+    }
+
+    // Both window kernels, forced, at lengths on both sides of the crossover: 1 and 2, odd and
+    // even, the crossover and its neighbours, windows longer than a batch of rows and than the
+    // ring (so that it wraps), and longer than the lines. Sizes put strip heights just below,
+    // at and above multiples of the stages' batch of rows.
+    template <class T>
+    static void windowKernelCases(const char* isa, cpu::WindowKernel kernel, Failures& fails) {
+        const int x = cpu::kDirectMaxWindow;
+        const int b = cpu::kBatchRows;
+        const std::vector<int> lengths = {1, 2, 3, 4, 5, 6, 7, 8, 9, x - 1, x, x + 1, x + 2, b - 1, b, b + 1,
+                                          2 * b + 3, 41, 66};
+        const int sizes[][2] = {{1, 1}, {2, 3}, {9, 1}, {1, 9}, {b - 1, 2 * b + 1}, {2 * b, b},
+                                {3 * b + 1, 2 * b - 1}, {70, 131}, {131, 70}};
+        const std::vector<double> angles = {0.0, 45.0, 90.0, 135.0, 17.0, 63.5, 101.0, 158.0};
+        const std::vector<test::ImageKind> kinds = test::allImageKinds();
+        std::mt19937_64 rng(7);
+        int i = 0;
+        for (const auto& sz : sizes)
+            for (int length : lengths) {
+                if (length > 2 * (sz[0] + sz[1]) + 2 && length != lengths.back()) continue;
+                const double angle = angles[static_cast<std::size_t>(i) % angles.size()];
+                const MorphOp op = kOps[static_cast<std::size_t>(i) % std::size(kOps)];
+                const test::ImageKind kind = kinds[static_cast<std::size_t>(i) % kinds.size()];
+                const Image<T> img = test::randomImage<T>(sz[0], sz[1], rng(), kind);
+                const Image<T> ref = reference::referenceLineMorph<T>(op, img.cview(), angle, length);
+                const int threads = 1 + i % 2;
+                Image<T> got(sz[0], sz[1]);
+                runShearedIsa<T>(isa, kernel, op, img.cview(), got.view(), lineFamily(angle, sz[0], sz[1]),
+                                 segmentOf(length), threads);
+                if (auto d = test::firstDifference(ref, got))
+                    fails.add(caseName(op, angle, length, img, test::imageKindName(kind)) + " sheared " + isa +
+                              " kernel " + kernelName(kernel) + " threads " + std::to_string(threads) + ": " + *d);
+                ++i;
+            }
+    }
+    static const char* kernelName(cpu::WindowKernel k) {
+        return k == cpu::WindowKernel::Direct ? "direct" : k == cpu::WindowKernel::VanHerk ? "vanherk" : "auto";
+    }
+
     template <class F>
     static void byTypeAll(F&& body) {
         body(std::uint8_t{});
@@ -420,9 +484,7 @@ private:
                     const LineFamily fam = lineFamily(angle, sz[0], sz[1]);
                     const Segment seg = segmentOf(length);
                     const std::string isaName = isa;
-                    if (isaName == "generic") cpu::generic::shearedLineMorph<T>(op, img.cview(), got.view(), fam, seg, threads);
-                    else if (isaName == "avx2") cpu::avx2::shearedLineMorph<T>(op, img.cview(), got.view(), fam, seg, threads);
-                    else cpu::avx512::shearedLineMorph<T>(op, img.cview(), got.view(), fam, seg, threads);
+                    runShearedIsa<T>(isaName, cpu::WindowKernel::Auto, op, img.cview(), got.view(), fam, seg, threads);
                     if (auto d = test::firstDifference(ref, got))
                         fails.add(caseName(op, angle, length, img, test::imageKindName(kind)) + " sheared " + isa +
                                   " threads " + std::to_string(threads) + ": " + *d);
