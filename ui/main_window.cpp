@@ -608,6 +608,10 @@ bool MainWindow::writeView(const QString& path, QString* error) const {
             // downloads it here, once).
             const auto snap = viewport_->sweepSnapshot();
             if (!snap) throw io::IoError("the sweep has not finished yet");
+            // A preview only approximates the sweep: a file must hold the exact planes.
+            if (snap->isPreview())
+                throw io::IoError("the sweep is still being refined (" + session::previewText(*snap->preview) +
+                                  "): export it when it has finished");
             if (v == Plane::Orientation) {
                 const auto sweep = session::hostSweep(*snap);
                 RgbImage rgb = std::visit([](const auto& s) { return orientationColours(s); }, *sweep);

@@ -185,6 +185,13 @@ void MainWindow::undoDeskew() {
 }
 
 void MainWindow::exportSpectrum(bool png) {
+    // A preview's spectrum only approximates the sweep's: a file must hold the exact one.
+    if (const auto shown = spectrum_->shownSweep(); shown && shown->isPreview()) {
+        showError(tr("Cannot export the spectrum"),
+                  tr("The sweep is still being refined (%1): export it when it has finished.")
+                      .arg(QString::fromStdString(session::previewText(*shown->preview))));
+        return;
+    }
     const QString base = QFileInfo(currentFile_).completeBaseName() + QStringLiteral("-spectrum");
     const QString path = QFileDialog::getSaveFileName(this, tr("Export the spectrum"),
                                                       base + (png ? QStringLiteral(".png") : QStringLiteral(".csv")),

@@ -18,7 +18,9 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QFileInfo>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <atomic>
@@ -93,9 +95,17 @@ private slots:
         QVERIFY(w->spectrumPanel()->shownSweep()->isPreview());
         QTRY_VERIFY(w->progressBar()->isVisible());
         QVERIFY(w->cancelButton()->isVisible());
+        // A preview is not exported as if it were the sweep; the exact one is.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("orientation.png"));
+        QString error;
+        QVERIFY(!w->writeView(path, &error));
+        QVERIFY2(error.contains(QStringLiteral("still being refined")), qPrintable(error));
+        QVERIFY(!QFileInfo::exists(path));
         gate.release();
 
         QTRY_VERIFY_WITH_TIMEOUT(exactShown(*w), kTimeoutMs);
+        QVERIFY2(w->writeView(path, &error), qPrintable(error));
         QTRY_VERIFY(!mark->isVisible());
         QTRY_VERIFY(!w->spectrumPanel()->freshnessBadge()->isVisible());
         QTRY_VERIFY(!w->progressBar()->isVisible());
