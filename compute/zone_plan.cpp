@@ -1,21 +1,15 @@
 #include "compute/zone_plan.h"
 
 #include "compute/line_geometry.h"
+#include "compute/line_stages.h"
 
 #include <algorithm>
 
 namespace linescope {
 
 int zoneReach(MorphOp op, int length) {
-    const Segment seg = segmentOf(length);
-    switch (op) {
-    case MorphOp::Erode:
-    case MorphOp::Dilate: return std::max(seg.a, seg.b);
-    case MorphOp::Open:
-    case MorphOp::Close:
-    case MorphOp::TopHat: return seg.a + seg.b;
-    }
-    return seg.a + seg.b;
+    const LineStages st = lineStagesOf(op, segmentOf(length));
+    return std::max(st.reachLeft(), st.reachRight());
 }
 
 StripPlan planStrips(int height, int reach, std::size_t budget, const std::function<std::size_t(int rows)>& bytesForRows) {

@@ -18,6 +18,7 @@
 
 #include "compute/cuda/device_image.h"
 #include "compute/line_band_extent.h"
+#include "compute/line_stages.h"
 #include "compute/pixel_rules.h"
 
 #include <climits>
@@ -52,10 +53,7 @@ struct Job {
 };
 
 // The window of one stage: out(c) = op of in over [c - left, c + right].
-struct Window {
-    int left = 0;
-    int right = 0;
-};
+using Window = StageWindow;
 
 // A launch takes at most this many angles (blockIdx.y), passed by value with the parameters
 // so that no job table travels to the device.
@@ -93,13 +91,7 @@ struct FoldTargets {
 };
 
 template <class T, bool IsMin>
-struct Op {
-    __device__ static T apply(T x, T y) {
-        if constexpr (IsMin) return minOf(x, y);
-        else return maxOf(x, y);
-    }
-    __device__ static constexpr T neutral() { return IsMin ? highestValue<T>() : lowestValue<T>(); }
-};
+using Op = ExtremeOp<T, IsMin>;
 
 
 struct BandGeometry {

@@ -15,26 +15,11 @@
 
 namespace linescope::cuda::band {
 
-// The stages of an operator: erosion reads [c - a, c + b], dilation [c - b, c + a]. Windows
-// longer than the image are clamped: they reach the whole line either way.
-struct Stages {
-    Window first, second;
-    bool minFirst = true;
-    bool twoStage = false;
-};
+using Stages = LineStages;
 
+// The stages of `op` on a width × height image (line_stages.h).
 inline Stages stagesOf(MorphOp op, Segment seg, int width, int height) {
-    const int limit = std::max(width, height) - 1;
-    const Window erosion{std::min(seg.a, limit), std::min(seg.b, limit)};
-    const Window dilation{erosion.right, erosion.left};
-    switch (op) {
-    case MorphOp::Erode: return {erosion, {}, true, false};
-    case MorphOp::Dilate: return {dilation, {}, false, false};
-    case MorphOp::Open:
-    case MorphOp::TopHat: return {erosion, dilation, true, true};
-    case MorphOp::Close: return {dilation, erosion, false, true};
-    }
-    throw Error("unknown morphological operator");
+    return lineStagesOf(op, seg, std::max(width, height));
 }
 
 struct Plan {
@@ -79,8 +64,8 @@ Plan makePlan(int width, int height, const Stages& st, const CudaContext& ctx) {
     plan.params.height = height;
     plan.params.stage1 = st.first;
     plan.params.stage2 = st.twoStage ? st.second : Window{};
-    plan.reachLeft = st.first.left + (st.twoStage ? st.second.left : 0);
-    plan.reachRight = st.first.right + (st.twoStage ? st.second.right : 0);
+    plan.reachLeft = st.reachLeft();
+    plan.reachRight = st.reachRight();
     const int reach = plan.reachLeft + plan.reachRight;
     const int window = st.first.left + st.first.right + 1;  // both stages have the segment's length
     const int maxRight = std::max(st.first.right, st.twoStage ? st.second.right : 0);

@@ -25,7 +25,6 @@ namespace {
 
 using tile::LineSpan;
 using tile::TileFrame;
-using tile::StageWindows;
 using tile::Window;
 
 // Angles a launch takes, passed by value with the parameters (12 bytes each).
@@ -260,10 +259,10 @@ int blocksPerMultiprocessor(std::size_t sharedBytes, int threads, const CudaCont
 template <class T>
 TileShape tileShapeFor(const SweepRequest& req, int width, int height, const CudaContext& ctx) {
     TileShape shape;
-    const StageWindows st = tile::stageWindows(req.op, req.length, width, height);
+    const LineStages st = lineStagesOf(req.op, segmentOf(req.length), std::max(width, height));
     const int margin = std::max(st.reachLeft(), st.reachRight());
     if (std::max(width, height) + margin >= 32767) return shape;  // the offsets are stepped in 32 bits
-    const int scratch = st.w1.length() + (st.twoStage ? st.w2.length() : 1);
+    const int scratch = st.first.length() + (st.twoStage ? st.second.length() : 1);
     const std::size_t all = ctx.sharedMemoryPerBlock() - 1024;
     const int forcedSide = forcedSetting("LINESCOPE_TILE_SIDE");
     const int forcedThreads = forcedSetting("LINESCOPE_TILE_THREADS");
@@ -298,7 +297,7 @@ namespace {
 
 // How a tile sweep of a width × height image runs, and the device memory it reserves.
 struct TilePlan {
-    StageWindows st;
+    LineStages st;
     Layout layout{};
     int squaresX = 0, squares = 0, batches = 0, anglesPerGroup = 0, groups = 0, partialsPerAngle = 0;
     std::size_t planePixels = 0, bestBytes = 0, argBytes = 0, partialBytes = 0;
@@ -309,9 +308,9 @@ template <class T>
 TilePlan planTileSweep(const SweepRequest& req, int W, int H, const TileShape& shape, const CudaContext& ctx) {
     TilePlan p;
     const int N = req.angles.count;
-    p.st = tile::stageWindows(req.op, req.length, W, H);
+    p.st = lineStagesOf(req.op, segmentOf(req.length), std::max(W, H));
     const int side = shape.side, threads = shape.threads;
-    const int scratch = p.st.w1.length() + (p.st.twoStage ? p.st.w2.length() : 1);
+    const int scratch = p.st.first.length() + (p.st.twoStage ? p.st.second.length() : 1);
     p.layout = layoutOf<T>(side, std::max(p.st.reachLeft(), p.st.reachRight()), scratch, threads);
     p.squaresX = (W + side - 1) / side;
     p.squares = p.squaresX * ((H + side - 1) / side);
@@ -361,7 +360,7 @@ DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest&
                                CudaContext& ctx, const ZoneFrame& frame) {
     const int W = src.width, H = src.height, N = req.angles.count;
     const TilePlan p = planTileSweep<T>(req, W, H, shape, ctx);
-    const StageWindows& st = p.st;
+    const LineStages& st = p.st;
     const Layout& l = p.layout;
     const int side = shape.side, threads = shape.threads, squares = p.squares, groups = p.groups;
     const int anglesPerGroup = p.anglesPerGroup, partialsPerAngle = p.partialsPerAngle;
@@ -391,8 +390,8 @@ DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest&
     prm.batches = p.batches;
     prm.keepBegin = frame.keepBegin;
     prm.keepEnd = frame.keepEnd;
-    prm.w1 = st.w1;
-    prm.w2 = st.twoStage ? st.w2 : Window{};
+    prm.w1 = st.first;
+    prm.w2 = st.twoStage ? st.second : Window{};
     prm.anglesPerGroup = anglesPerGroup;
     prm.partialsPerAngle = partialsPerAngle;
 

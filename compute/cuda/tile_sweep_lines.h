@@ -13,56 +13,18 @@
 
 #include "compute/host_device.h"
 #include "compute/line_band_extent.h"
-#include "compute/line_geometry.h"
-#include "compute/line_morph.h"
+#include "compute/line_stages.h"
 #include "compute/pixel_rules.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <string>
 #include <type_traits>
 
 namespace linescope::cuda::tile {
 
-// out(c) = op of in over [c − left, c + right].
-struct Window {
-    int left = 0;
-    int right = 0;
-    LINESCOPE_HD int length() const { return left + right + 1; }
-};
-
-// The stages of a sweep's operator: erosion reads [c − a, c + b] and dilation [c − b, c + a]
-// for the segment {−a … b} (design.md §1).
-struct StageWindows {
-    Window w1, w2;
-    bool minFirst = true, twoStage = false;
-    int reachLeft() const { return w1.left + (twoStage ? w2.left : 0); }
-    int reachRight() const { return w1.right + (twoStage ? w2.right : 0); }
-};
-
-inline StageWindows stageWindows(MorphOp op, int length, int width, int height) {
-    const Segment seg = segmentOf(length);
-    const int limit = std::max(width, height) - 1;  // longer windows reach the whole line either way
-    const Window erosion{std::min(seg.a, limit), std::min(seg.b, limit)};
-    const Window dilation{erosion.right, erosion.left};
-    switch (op) {
-    case MorphOp::Erode: return {erosion, {}, true, false};
-    case MorphOp::Dilate: return {dilation, {}, false, false};
-    case MorphOp::Open: return {erosion, dilation, true, true};
-    case MorphOp::Close: return {dilation, erosion, false, true};
-    default: throw Error(std::string("a sweep takes erode, dilate, open or close, not ") + morphOpName(op));
-    }
-}
-
+using Window = StageWindow;
 template <class T, bool IsMin>
-struct Op {
-    LINESCOPE_HD static T apply(T x, T y) {
-        if constexpr (IsMin) return minOf(x, y);
-        else return maxOf(x, y);
-    }
-    LINESCOPE_HD static constexpr T neutral() { return IsMin ? highestValue<T>() : lowestValue<T>(); }
-};
+using Op = ExtremeOp<T, IsMin>;
 
 // van Herk/Gil-Werman over a stream: push x_0, x_1, …; once a window [n − len + 1, n] is
 // complete, push returns true with its extreme. h holds len values (every Stride-th element,

@@ -38,9 +38,9 @@ SweepResult<T> emulate(const Image<T>& img, const SweepRequest& req, const Sched
     using Keys = SweepKeys<T, MinFirst>;
     using Key = typename Keys::Key;
     const int W = img.width(), H = img.height(), N = req.angles.count, side = sch.side;
-    const StageWindows st = stageWindows(req.op, req.length, W, H);
+    const LineStages st = lineStagesOf(req.op, segmentOf(req.length), std::max(W, H));
     const int R = std::max(st.reachLeft(), st.reachRight()), span = side + 2 * R;
-    const int scratchValues = st.w1.length() + (TwoStage ? st.w2.length() : 1);
+    const int scratchValues = st.first.length() + (TwoStage ? st.second.length() : 1);
     const int groups = (N + sch.anglesPerGroup - 1) / sch.anglesPerGroup;
     const int batches = (2 * side + 2 + 31) / 32;
     std::vector<Key> keys(static_cast<std::size_t>(groups) * W * H);
@@ -98,7 +98,7 @@ SweepResult<T> emulate(const Image<T>& img, const SweepRequest& req, const Sched
                     for (int lane = 0; lane < 32; ++lane) {
                         const LineSpan& s = spans[lane];
                         walkLine<T, MinFirst, TwoStage, 32>(
-                            tileIn.data(), f, s, ta - st.reachLeft(), tb + st.reachRight(), st.w1, st.w2,
+                            tileIn.data(), f, s, ta - st.reachLeft(), tb + st.reachRight(), st.first, st.second,
                             scratch.data() + lane, [&](int t, int off, T v) {
                                 if (t < s.ta || t > s.tb) return;
                                 if (off != f.off(t)) throw Error("walkLine passed a wrong offset");
