@@ -227,16 +227,12 @@ void EngineQueue::yieldToMoreUrgent(RequestKind running) {
     }
 }
 
-void EngineQueue::publishPreview(const Job& job, Backend backend, std::shared_ptr<const AnySweep> sweep,
-                                 std::shared_ptr<const SweepSpectrum> spectrum, const SweepPreview& preview) {
+void EngineQueue::publishPreview(const Job& job, Backend backend, Snapshot&& payload) {
     if (stale(job)) return;  // its next checkpoint stops it
-    auto snap = std::make_shared<Snapshot>();
+    auto snap = std::make_shared<Snapshot>(std::move(payload));
     snap->id = job.id;
     snap->request = job.request;
     snap->backend = backend;
-    snap->sweep = std::move(sweep);
-    snap->spectrum = std::move(spectrum);
-    snap->preview = preview;
     snap->timings.compute = msSince(job.submittedAt, std::chrono::steady_clock::now());
     SnapshotPtr published = std::move(snap);
     {
@@ -334,7 +330,12 @@ void EngineQueue::compute(const Job& job, Backend backend, Snapshot& out) {
 #if defined(LINESCOPE_HAVE_CUDA)
     if (deviceResident_.load() && backend == Backend::Cuda) {
         if (!resident_) resident_ = std::make_shared<ResidentEngine>();
-        if (resident_->compute(job.request, opt, options_.deviceSweepChunkAngles, onChunk, out)) return;
+        const long long pixels = std::visit([](const auto& img) { return static_cast<long long>(img.width()) * img.height(); },
+                                            *job.request.image);
+        ResidentEngine::PreviewFn onPreview;
+        if (pixels >= options_.devicePreviewMinPixels)
+            onPreview = [&](Snapshot&& preview) { publishPreview(job, backend, std::move(preview)); };
+        if (resident_->compute(job.request, opt, options_.deviceSweepChunkAngles, onChunk, onPreview, out)) return;
     }
 #endif
 
@@ -362,7 +363,11 @@ void EngineQueue::compute(const Job& job, Backend backend, Snapshot& out) {
                             const PreviewFn onPreview = [&](std::shared_ptr<const AnySweep> sweep,
                                                             std::shared_ptr<const SweepSpectrum> spectrum,
                                                             const SweepPreview& preview) {
-                                publishPreview(job, backend, std::move(sweep), std::move(spectrum), preview);
+                                Snapshot snap;
+                                snap.sweep = std::move(sweep);
+                                snap.spectrum = std::move(spectrum);
+                                snap.preview = preview;
+                                publishPreview(job, backend, std::move(snap));
                             };
                             progressiveSweep<T>(img.cview(), p.sweep, opt, plan, onChunkYielding, onPreview, r);
                         } else {

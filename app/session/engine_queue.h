@@ -42,6 +42,11 @@ public:
         // read by every consumer where they are; off, snapshots hold host planes.
         bool deviceResident = false;
         int deviceSweepChunkAngles = 45;  // a device sweep's angles between two checks
+        // Device sweeps of images of at least this many pixels publish previews: the chunks
+        // take interleaved angles (sweep_chunks.h), and after those that leave every d-th
+        // angle done (45 and 90 of 180) the sweep so far is published as a preview, so that
+        // a 4K sweep view follows a λ drag at the first chunk's pace.
+        long long devicePreviewMinPixels = 4'000'000;
         // Host sweeps of big images: the exact sweep in passes of interleaved angles with a
         // preview after each (and a reduced preview first on huge images: sweep_plan.h); each
         // preview is published as a Sweep snapshot with Snapshot::preview set, before the
@@ -132,9 +137,9 @@ private:
     // kinds taken before `running` (a result, contours, the skew), so that a slider moved
     // during a long sweep is answered within a chunk, not after the sweep.
     void yieldToMoreUrgent(RequestKind running);
-    // [engine thread] Publishes a preview of a running sweep unless it is stale.
-    void publishPreview(const Job& job, Backend backend, std::shared_ptr<const AnySweep> sweep,
-                        std::shared_ptr<const SweepSpectrum> spectrum, const SweepPreview& preview);
+    // [engine thread] Publishes a preview of a running sweep unless it is stale: `snap` holds
+    // its payload (sweep or device, spectrum) and preview.
+    void publishPreview(const Job& job, Backend backend, Snapshot&& snap);
     void setNotice(const QString& line);
 
     Options options_;

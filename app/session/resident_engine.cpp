@@ -18,8 +18,25 @@ const cuda::ResidentImage& ResidentEngine::sourceFor(const std::shared_ptr<const
     return *source_;
 }
 
+namespace {
+
+// The spectrum of a device sweep whose values are those of `angles` (the whole set, or the
+// angles a preview covers).
+std::shared_ptr<const SweepSpectrum> spectrumOf(const cuda::ResidentSweep& s, const AngleSet& angles) {
+    auto spectrum = std::make_shared<SweepSpectrum>();
+    spectrum->angles = angles;
+    spectrum->op = s.op;
+    spectrum->pixels = static_cast<long long>(s.sup->width()) * s.sup->height();
+    spectrum->exact = s.spectrumExact;
+    spectrum->values = s.spectrum;
+    spectrum->maxStrength = s.maxStrength;
+    return spectrum;
+}
+
+}  // namespace
+
 bool ResidentEngine::compute(const Request& request, const EngineOptions& options, int sweepChunkAngles,
-                             const SweepStepFn& step, Snapshot& out) {
+                             const SweepStepFn& step, const PreviewFn& preview, Snapshot& out) {
     const RequestKind kind = request.kind();
     if (kind == RequestKind::Skew) return false;
     cuda::CudaContext& ctx = cuda::CudaContext::get();
@@ -38,17 +55,21 @@ bool ResidentEngine::compute(const Request& request, const EngineOptions& option
         const cuda::ChunkStep chunkStep = [&](int done, int total) {
             if (step) step(done, total);
         };
+        cuda::ResidentPreviewFn onPreview;
+        if (preview)
+            onPreview = [&](cuda::ResidentSweep&& soFar, const AngleSet& covered) {
+                Snapshot snap;
+                snap.spectrum = spectrumOf(soFar, covered);
+                snap.preview = SweepPreview{covered.count, p.angles.count, 1};
+                auto planes = std::make_shared<DevicePlanes>();
+                planes->sweep = std::move(soFar);
+                snap.device = std::move(planes);
+                preview(std::move(snap));
+            };
         auto planes = std::make_shared<DevicePlanes>();
-        planes->sweep = cuda::sweepResident(sourceFor(request.image, ctx), p, sweepChunkAngles, chunkStep, ctx);
-        const cuda::ResidentSweep& s = *planes->sweep;
-        auto spectrum = std::make_shared<SweepSpectrum>();
-        spectrum->angles = s.angles;
-        spectrum->op = s.op;
-        spectrum->pixels = static_cast<long long>(s.sup->width()) * s.sup->height();
-        spectrum->exact = s.spectrumExact;
-        spectrum->values = s.spectrum;
-        spectrum->maxStrength = s.maxStrength;
-        out.spectrum = std::move(spectrum);
+        planes->sweep =
+            cuda::sweepResident(sourceFor(request.image, ctx), p, sweepChunkAngles, chunkStep, ctx, onPreview);
+        out.spectrum = spectrumOf(*planes->sweep, planes->sweep->angles);
         out.device = std::move(planes);
         return true;
     }

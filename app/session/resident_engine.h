@@ -9,6 +9,7 @@
 #include "app/session/snapshot.h"
 #include "compute/cuda/resident.h"
 
+#include <functional>
 #include <memory>
 
 namespace linescope::session {
@@ -18,9 +19,12 @@ public:
     // Computes a Result, Sweep or Contours request into `out` (device, spectrum, contours) and
     // returns true; false for the kinds it does not handle (skew: the host API). Throws Error
     // (CUDA failures, too little device memory) as the host API does; `step` may throw to stop
-    // a sweep between chunks of `sweepChunkAngles` angles.
+    // a sweep between chunks of `sweepChunkAngles` angles. `preview`, if set, is given the
+    // sweep so far (its own planes, Snapshot::device, spectrum and preview set) after each
+    // chunk that leaves the angles done evenly spread (sweep_chunks.h), but the last.
+    using PreviewFn = std::function<void(Snapshot&& preview)>;
     bool compute(const Request& request, const EngineOptions& options, int sweepChunkAngles,
-                 const SweepStepFn& step, Snapshot& out);
+                 const SweepStepFn& step, const PreviewFn& preview, Snapshot& out);
 
     // How often a source image was uploaded (once per image): for tests.
     int uploads() const { return uploads_; }

@@ -5,6 +5,7 @@
 #include "compute/cuda/zones.h"
 #include "compute/line_geometry.h"
 #include "compute/pixel_rules.h"
+#include "compute/sweep_chunks.h"
 
 #include <cub/block/block_reduce.cuh>
 #include <cuda/functional>
@@ -15,6 +16,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace linescope::cuda {
 namespace {
@@ -31,16 +33,26 @@ std::size_t elementSize(PixelType t) {
 dim3 gridFor(int w, int h) { return dim3((w + 31) / 32, (h + 7) / 8); }
 constexpr dim3 kBlock(32, 8);
 
-// Folds a chunk whose first angle is k0 into the accumulators (angles 0 … k0-1): strictly
-// better only, so that on a tie the earlier chunk's smaller k stays (chunkedSweep's rule).
+// Takes or folds a chunk of every m-th angle from `first` (local index a ↦ first + m·a) into
+// the accumulators. The chunks come in the order of chunkResidues, not by angle, so a tie
+// goes to the smaller angle index explicitly: sweep()'s rule (the smallest k reaching the extreme).
 template <class T>
 __global__ void foldChunk(DeviceImageView<T> sup, DeviceImageView<T> inf, DeviceImageView<std::uint16_t> arg,
                           DeviceImageView<const T> s2, DeviceImageView<const T> i2,
-                          DeviceImageView<const std::uint16_t> a2, int k0, bool bySup) {
+                          DeviceImageView<const std::uint16_t> a2, int first, int m, bool take, bool bySup) {
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= sup.width || y >= sup.height) return;
-    const T s = sup.at(x, y), i = inf.at(x, y), cs = s2.at(x, y), ci = i2.at(x, y);
-    if (bySup ? s < cs : ci < i) arg.at(x, y) = static_cast<std::uint16_t>(k0 + a2.at(x, y));
+    const T cs = s2.at(x, y), ci = i2.at(x, y);
+    const auto k = static_cast<std::uint16_t>(first + m * a2.at(x, y));
+    if (take) {
+        sup.at(x, y) = cs;
+        inf.at(x, y) = ci;
+        arg.at(x, y) = k;
+        return;
+    }
+    const T s = sup.at(x, y), i = inf.at(x, y);
+    const bool better = bySup ? (s < cs || (s == cs && k < arg.at(x, y))) : (ci < i || (ci == i && k < arg.at(x, y)));
+    if (better) arg.at(x, y) = k;
     if (s < cs) sup.at(x, y) = cs;
     if (ci < i) inf.at(x, y) = ci;
 }
@@ -142,65 +154,14 @@ void copyPlane(DeviceImageView<const T> from, DeviceImageView<T> to, cudaStream_
                                     cudaMemcpyDeviceToDevice, s));
 }
 
+// The strength plane sup − inf and its maximum (on the device for the viewport, one float
+// for the host) into r; waits for the stream.
 template <class T>
-ResidentSweep sweepResidentT(const ResidentImage& srcImage, const SweepRequest& req, int chunkAngles,
-                             const ChunkStep& step, CudaContext& ctx) {
-    const int total = req.angles.count;
-    if (total < 1 || total > kMaxSweepAngles)
-        throw Error("a sweep takes 1 to " + std::to_string(kMaxSweepAngles) + " angles (got " + std::to_string(total) +
-                    ")");
-    const int chunk = chunkAngles < 1 ? total : std::min(chunkAngles, total);
-    const int W = srcImage.width(), H = srcImage.height();
-    const DeviceImageView<const T> src = srcImage.view<T>();
+void finishSweep(ResidentSweep& r, const std::shared_ptr<ResidentImage>& strength, CudaContext& ctx) {
     const cudaStream_t s = ctx.stream();
-    const bool bySup = req.op == MorphOp::Open || req.op == MorphOp::Erode;
-
-    ResidentSweep r;
-    r.angles = req.angles;
-    r.op = req.op;
-    const std::shared_ptr<ResidentImage> sup = std::make_shared<ResidentImage>(pixelTypeOf<T>(), W, H, ctx);
-    const std::shared_ptr<ResidentImage> inf = std::make_shared<ResidentImage>(pixelTypeOf<T>(), W, H, ctx);
-    const std::shared_ptr<ResidentImage> strength = std::make_shared<ResidentImage>(pixelTypeOf<T>(), W, H, ctx);
-    const std::shared_ptr<ResidentImage> arg = std::make_shared<ResidentImage>(PixelType::U16, W, H, ctx);
-    r.spectrum.resize(static_cast<std::size_t>(total));
-    if (!std::is_floating_point_v<T>) r.spectrumExact.resize(static_cast<std::size_t>(total));
-
-    if (step) step(0, total);
-    for (int k0 = 0; k0 < total; k0 += chunk) {
-        SweepRequest part = req;
-        part.angles = AngleSet{req.angles.angle(k0), req.angles.step, std::min(chunk, total - k0)};
-        // In zones when the chunk's working memory does not fit beside the resident planes:
-        // each strip a view of the source, its kept rows copied (first chunk) or folded.
-        const std::vector<Strip> strips = zones::sweepStrips<T>(W, H, part, zones::Input::Device, ctx);
-        const zones::Spectrum spectrum = zones::sweep<T>(
-            strips, part, [&](const Strip& z) { return zones::rowsOf(src, z.loadBegin, z.loadEnd); },
-            [&](const Strip& z, const zones::KeptSweep<T>& d) {
-                auto rows = [&](auto& plane, auto tag) {
-                    return zones::rowsOf(plane->template view<decltype(tag)>(), z.keepBegin, z.keepEnd);
-                };
-                if (k0 == 0) {
-                    copyPlane<T>(d.sup, rows(sup, T{}), s);
-                    copyPlane<T>(d.inf, rows(inf, T{}), s);
-                    copyPlane<T>(d.strength, rows(strength, T{}), s);
-                    copyPlane<std::uint16_t>(d.argIndex, rows(arg, std::uint16_t{}), s);
-                } else {
-                    foldChunk<T><<<gridFor(W, z.keepEnd - z.keepBegin), kBlock, 0, s>>>(
-                        rows(sup, T{}), rows(inf, T{}), rows(arg, std::uint16_t{}), d.sup, d.inf, d.argIndex, k0, bySup);
-                    LS_CUDA_CHECK_LAUNCH("foldChunk");
-                }
-            },
-            ctx);
-        // zones::sweep waited for the chunk (its slots are reused by the next one) before
-        // this checkpoint, which may end the sweep.
-        std::copy(spectrum.values.begin(), spectrum.values.end(), r.spectrum.begin() + k0);
-        std::copy(spectrum.exact.begin(), spectrum.exact.end(), r.spectrumExact.begin() + k0);
-        if (step) step(k0 + part.angles.count, total);
-    }
-    if (chunk < total) {  // the strength of the first chunk alone is stale
-        strengthOf<T><<<gridFor(W, H), kBlock, 0, s>>>(sup->view<T>(), inf->view<T>(), strength->view<T>());
-        LS_CUDA_CHECK_LAUNCH("strengthOf");
-    }
-    // The strength's maximum, once: on the device for the viewport, one float for the host.
+    const int W = r.sup->width(), H = r.sup->height();
+    strengthOf<T><<<gridFor(W, H), kBlock, 0, s>>>(r.sup->view<T>(), r.inf->view<T>(), strength->view<T>());
+    LS_CUDA_CHECK_LAUNCH("strengthOf");
     auto* keys = ctx.buffer(BufferSlot::Scratch).as<unsigned>(2);
     minMaxKeys<T>(strength->view<T>(), keys, 4 * ctx.multiprocessors(), s);
     const std::shared_ptr<ResidentImage> max = std::make_shared<ResidentImage>(PixelType::F32, 1, 1, ctx);
@@ -212,10 +173,90 @@ ResidentSweep sweepResidentT(const ResidentImage& srcImage, const SweepRequest& 
     ctx.synchronize();
     r.maxStrength = maxStrength;
     r.maxStrengthOnDevice = max;
-    r.sup = std::move(sup);
-    r.inf = std::move(inf);
-    r.strength = std::move(strength);
-    r.argIndex = std::move(arg);
+    r.strength = strength;
+}
+
+template <class T>
+ResidentPtr copyOf(const ResidentImage& from, CudaContext& ctx) {
+    auto to = std::make_shared<ResidentImage>(from.type(), from.width(), from.height(), ctx);
+    copyPlane<T>(std::as_const(from).view<T>(), to->view<T>(), ctx.stream());
+    return to;
+}
+
+template <class T>
+ResidentSweep sweepResidentT(const ResidentImage& srcImage, const SweepRequest& req, int chunkAngles,
+                             const ChunkStep& step, const ResidentPreviewFn& preview, CudaContext& ctx) {
+    const int total = req.angles.count;
+    if (total < 1 || total > kMaxSweepAngles)
+        throw Error("a sweep takes 1 to " + std::to_string(kMaxSweepAngles) + " angles (got " + std::to_string(total) +
+                    ")");
+    const std::vector<SweepChunk> chunks = sweepChunks(req.angles, chunkAngles);
+    const int W = srcImage.width(), H = srcImage.height();
+    const DeviceImageView<const T> src = srcImage.view<T>();
+    const cudaStream_t s = ctx.stream();
+    const bool bySup = req.op == MorphOp::Open || req.op == MorphOp::Erode;
+
+    ResidentSweep r;
+    r.angles = req.angles;
+    r.op = req.op;
+    const auto sup = std::make_shared<ResidentImage>(pixelTypeOf<T>(), W, H, ctx);
+    const auto inf = std::make_shared<ResidentImage>(pixelTypeOf<T>(), W, H, ctx);
+    const auto arg = std::make_shared<ResidentImage>(PixelType::U16, W, H, ctx);
+    r.sup = sup;
+    r.inf = inf;
+    r.argIndex = arg;
+    r.spectrum.resize(static_cast<std::size_t>(total));
+    if (!std::is_floating_point_v<T>) r.spectrumExact.resize(static_cast<std::size_t>(total));
+
+    if (step) step(0, total);
+    int done = 0;
+    for (std::size_t c = 0; c < chunks.size(); ++c) {
+        const SweepChunk& chunk = chunks[c];
+        SweepRequest part = req;
+        part.angles = chunk.angles;
+        // In zones when the chunk's working memory does not fit beside the resident planes:
+        // each strip a view of the source, its kept rows taken (first chunk) or folded.
+        const std::vector<Strip> strips = zones::sweepStrips<T>(W, H, part, zones::Input::Device, ctx);
+        const zones::Spectrum spectrum = zones::sweep<T>(
+            strips, part, [&](const Strip& z) { return zones::rowsOf(src, z.loadBegin, z.loadEnd); },
+            [&](const Strip& z, const zones::KeptSweep<T>& d) {
+                auto rows = [&](auto& plane, auto tag) {
+                    return zones::rowsOf(plane->template view<decltype(tag)>(), z.keepBegin, z.keepEnd);
+                };
+                foldChunk<T><<<gridFor(W, z.keepEnd - z.keepBegin), kBlock, 0, s>>>(
+                    rows(sup, T{}), rows(inf, T{}), rows(arg, std::uint16_t{}), d.sup, d.inf, d.argIndex,
+                    chunk.first, chunk.stride, c == 0, bySup);
+                LS_CUDA_CHECK_LAUNCH("foldChunk");
+            },
+            ctx);
+        // zones::sweep waited for the chunk (its slots are reused by the next one) before
+        // this checkpoint, which may end the sweep.
+        for (int j = 0; j < chunk.angles.count; ++j) {
+            const auto k = static_cast<std::size_t>(chunk.first + chunk.stride * j);
+            r.spectrum[k] = spectrum.values[static_cast<std::size_t>(j)];
+            if (!spectrum.exact.empty()) r.spectrumExact[k] = spectrum.exact[static_cast<std::size_t>(j)];
+        }
+        done += chunk.angles.count;
+        if (step) step(done, total);
+        const auto covered = preview ? coveredAfter(req.angles, chunks, static_cast<int>(c) + 1) : std::nullopt;
+        if (covered) {  // copies: the accumulators go on changing while the preview is shown
+            ResidentSweep soFar;
+            soFar.angles = req.angles;
+            soFar.op = req.op;
+            soFar.sup = copyOf<T>(*r.sup, ctx);
+            soFar.inf = copyOf<T>(*r.inf, ctx);
+            soFar.argIndex = copyOf<std::uint16_t>(*r.argIndex, ctx);
+            const int d = chunk.stride / (static_cast<int>(c) + 1);  // covered: every d-th angle (coveredAfter)
+            for (int j = 0; j < covered->count; ++j) {
+                const auto k = static_cast<std::size_t>(d * j);
+                soFar.spectrum.push_back(r.spectrum[k]);
+                if (!r.spectrumExact.empty()) soFar.spectrumExact.push_back(r.spectrumExact[k]);
+            }
+            finishSweep<T>(soFar, std::make_shared<ResidentImage>(pixelTypeOf<T>(), W, H, ctx), ctx);
+            preview(std::move(soFar), *covered);
+        }
+    }
+    finishSweep<T>(r, std::make_shared<ResidentImage>(pixelTypeOf<T>(), W, H, ctx), ctx);
     return r;
 }
 
@@ -305,10 +346,10 @@ std::shared_ptr<ResidentImage> lineMorphResident(MorphOp op, const ResidentImage
 }
 
 ResidentSweep sweepResident(const ResidentImage& src, const SweepRequest& req, int chunkAngles, const ChunkStep& step,
-                            CudaContext& ctx) {
+                            CudaContext& ctx, const ResidentPreviewFn& preview) {
     segmentOf(req.length);  // validates λ before any work, as sweep() does
     return visitPixelType(src.type(), [&](auto tag) {
-        return sweepResidentT<decltype(tag)>(src, req, chunkAngles, step, ctx);
+        return sweepResidentT<decltype(tag)>(src, req, chunkAngles, step, preview, ctx);
     });
 }
 

@@ -73,6 +73,11 @@ struct ResidentSweep {
 // Called between chunks of a resident sweep with the angles done so far (0 before the first);
 // it may throw to stop the sweep (the session's cancellation).
 using ChunkStep = std::function<void(int doneAngles, int totalAngles)>;
+// Called after a chunk that leaves the angles done evenly spread (`covered`: every d-th angle
+// of the request's set, sweep_chunks.h), with the sweep of those angles so far: planes of its
+// own (the sweep goes on changing its accumulators), argIndex an index of the whole set, the
+// spectrum of the covered angles only, in their order.
+using ResidentPreviewFn = std::function<void(ResidentSweep&& soFar, const AngleSet& covered)>;
 
 // Every function below enqueues on the context's stream and returns once its results are
 // complete (it waits for its own work, so that the caller can publish them to other threads).
@@ -86,11 +91,12 @@ std::shared_ptr<ResidentImage> uploadResident(ImageView<const T> image, CudaCont
 std::shared_ptr<ResidentImage> lineMorphResident(MorphOp op, const ResidentImage& src, const LineParams& line,
                                                  LineAlgorithm algorithm, CudaContext& ctx);
 
-// The sweep `req` of `src`, computed `chunkAngles` angles at a time (< 1: all at once) and
-// folded on the device as chunkedSweep folds on the host (the smallest k wins ties): equal to
-// sweep(src, req) pixel for pixel, and so to the CPU's.
+// The sweep `req` of `src`, computed in chunks of about `chunkAngles` interleaved angles
+// (sweepChunks; < 1: all at once) and folded on the device with sweep()'s tie rule (the
+// smallest k): equal to sweep(src, req) pixel for pixel, and so to the CPU's. `preview`, if
+// set, is offered the sweep so far after the chunks that leave it evenly spread.
 ResidentSweep sweepResident(const ResidentImage& src, const SweepRequest& req, int chunkAngles,
-                            const ChunkStep& step, CudaContext& ctx);
+                            const ChunkStep& step, CudaContext& ctx, const ResidentPreviewFn& preview = {});
 
 // The contours of "pixel > threshold" of `plane` (as the session thresholds on the host).
 void findContoursResident(const ResidentImage& plane, double threshold, ContourMode mode, ContourApprox approx,

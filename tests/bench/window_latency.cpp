@@ -114,6 +114,7 @@ public:
             switch (kind) {
             case RequestKind::Result:
             case RequestKind::Sweep:
+                if (kind == RequestKind::Sweep) shownSweep_ = s;
                 viewport_.showSnapshot(s);
                 if (s->spectrum) spectrum_ = s->spectrum->exact;  // the spectrum dock's input
                 break;
@@ -133,8 +134,10 @@ public:
     ~Harness() { viewport_.release(); }
 
     // One drag: `frames` values of a parameter, each waited for until the views that depend
-    // on it show it, then painted and finished.
-    void drag(const std::string& name, int frames, const std::function<void(int)>& set) {
+    // on it show it (`shown`; by default until the engine is idle: the exact views), then
+    // painted and finished.
+    void drag(const std::string& name, int frames, const std::function<void(int)>& set,
+              const std::function<bool()>& shown = {}) {
         std::vector<double> ms, engine, interop, draw;
         const auto computationsBefore = computations();
         const auto trafficBefore = hostTraffic();
@@ -142,7 +145,11 @@ public:
         for (int i = 0; i < frames; ++i) {
             const auto t0 = std::chrono::steady_clock::now();
             set(i);
-            waitForEngine();
+            if (shown) {
+                while (!shown()) QCoreApplication::processEvents(QEventLoop::AllEvents);
+            } else {
+                waitForEngine();
+            }
             viewport_.render(egl_.framebuffer(o_.viewW, o_.viewH), o_.viewW, o_.viewH);
             probe_ = viewport_.probeAt(QPointF(o_.viewW / 2.0, o_.viewH / 2.0));
             gl_.Finish();
@@ -156,6 +163,7 @@ public:
             interop.push_back(viewport_.timings().gpu + viewport_.timings().upload);
             draw.push_back(viewport_.timings().draw);
         }
+        if (shown) waitForEngine();  // the drag's last sweep ends before the next drag
         const double perChange = static_cast<double>(computations() - computationsBefore) / frames;
         const double kbPerFrame = static_cast<double>(hostTraffic() - trafficBefore) / frames / 1024.0;
         std::printf("| %s | %s | %dx%d | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n",
@@ -184,6 +192,13 @@ public:
         waitForEngine();
         drag("sweep view, angle drag", o_.frames, [&](int i) { setAngle(40 + i * 0.5); });
         drag("sweep view, length drag", o_.sweepFrames, [&](int i) { setLength(11 + 2 * i); });
+        // The same drag at a user's pace: the next λ as soon as this one is on screen, a
+        // preview (the first chunk's angles) or the exact sweep; the next λ supersedes the
+        // sweep still being refined, as a drag does.
+        drag("sweep view, length drag, first view", o_.sweepFrames, [&](int i) { setLength(51 + 2 * i); }, [&] {
+            return shownSweep_ && std::get<SweepParams>(shownSweep_->request.params).sweep.length ==
+                                      session_->parameters().length;
+        });
         // Contours of the original, shown over the result view, while the threshold moves.
         viewport_.setView(ui::Plane::Result);
         session_->setLive(RequestKind::Sweep, false);
@@ -228,6 +243,7 @@ private:
     std::size_t contourCount_ = 0, contourPoints_ = 0;
     ui::ProbeValues probe_;
     double engineMs_ = 0;
+    SnapshotPtr shownSweep_;  // the newest sweep snapshot the viewport was given (a preview or exact)
 };
 
 }  // namespace

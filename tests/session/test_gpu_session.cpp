@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <span>
 
 using namespace linescope;
 using namespace linescope::session;
@@ -201,6 +202,57 @@ private slots:
             settle(RequestKind::Sweep);
             QCOMPARE(q.computations(RequestKind::Result), results + 1);
             QCOMPARE(q.computations(RequestKind::Sweep), sweeps + 1);
+        }
+    }
+
+    // A big device sweep shows itself while it runs: its chunks take interleaved angles, and
+    // after the first (every 4th of 180 angles) and the second (every 2nd) the sweep so far is
+    // published as a preview — planes of its own equal to the CPU's sweep over those angles
+    // (the angle index one of the whole set), the spectrum of those angles — before the exact
+    // sweep, which equals the CPU's over the whole set. Ties are common on a few-level image:
+    // the interleaved folds must still pick the smallest angle index.
+    void previewsOfALongDeviceSweep() {
+        EngineQueue::Options o;
+        o.engine.backend = Backend::Cuda;
+        o.deviceResident = true;
+        o.deviceSweepChunkAngles = 45;
+        o.devicePreviewMinPixels = 1;  // every image counts as big
+        EngineQueue q(o);
+        std::vector<SnapshotPtr> seen;
+        connect(&q, &EngineQueue::published, this, [&](SnapshotPtr s) { seen.push_back(std::move(s)); });
+        const auto img = std::make_shared<const AnyImage>(
+            test::randomImage<std::uint8_t>(211, 157, 77, test::ImageKind::FewLevels));
+        const AngleSet angles = AngleSet::overHalfTurn(180);
+        Request req;
+        req.image = img;
+        req.params = SweepParams{SweepRequest{MorphOp::Open, 13, angles}};
+        q.submit(req);
+        QVERIFY(QTest::qWaitFor([&] { return !seen.empty() && !seen.back()->isPreview(); }, 60000));
+        QCOMPARE(seen.size(), std::size_t{3});
+        const auto& src = std::get<Image<std::uint8_t>>(*img);
+        EngineOptions cpu;
+        cpu.backend = Backend::Cpu;
+        for (int i = 0; i < 3; ++i) {
+            const SnapshotPtr& s = seen[static_cast<std::size_t>(i)];
+            QVERIFY(s->ok() && onDevice(*s));
+            const int stride = i == 0 ? 4 : i == 1 ? 2 : 1;
+            QCOMPARE(s->isPreview(), i < 2);
+            if (s->isPreview()) {
+                QCOMPARE(s->preview->anglesDone, 180 / stride);
+                QCOMPARE(s->preview->anglesTotal, 180);
+            }
+            const AngleSet covered{0, angles.step * stride, 180 / stride};
+            SweepResult<std::uint8_t> want = sweep<std::uint8_t>(src.cview(), {MorphOp::Open, 13, covered}, cpu);
+            for (std::uint16_t& k : std::span(want.argIndex.data(), want.argIndex.pixels().size()))
+                k = static_cast<std::uint16_t>(k * stride);
+            const auto& got = std::get<SweepResult<std::uint8_t>>(*hostSweep(*s));
+            QVERIFY2(samePixels(got.sup, want.sup), qPrintable(QString("sup of snapshot %1").arg(i)));
+            QVERIFY2(samePixels(got.inf, want.inf), qPrintable(QString("inf of snapshot %1").arg(i)));
+            QVERIFY2(samePixels(got.strength, want.strength), qPrintable(QString("strength of snapshot %1").arg(i)));
+            QVERIFY2(samePixels(got.argIndex, want.argIndex), qPrintable(QString("arg of snapshot %1").arg(i)));
+            QCOMPARE(s->spectrum->angles.count, covered.count);
+            QCOMPARE(s->spectrum->angles.step, covered.step);
+            QCOMPARE(s->spectrum->exact, want.spectrumExact);
         }
     }
 
