@@ -132,11 +132,12 @@ std::string shortNumber(double v) {
 
 template <class T>
 std::vector<double> spectrumOf(ImageView<const T> page, MorphOp op, int length, const AngleSet& angles,
-                               const EngineOptions& opt) {
+                               LineKind kind, const EngineOptions& opt) {
     SweepRequest req;
     req.op = op;
     req.length = length;
     req.angles = angles;
+    req.kind = kind;
     return sweep<T>(page, req, opt).spectrum;
 }
 
@@ -168,7 +169,7 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
     Image<T> smeared;
     if (smear >= 2) {
         const double middle = p.angles.angle(0) + 0.5 * (p.angles.count - 1) * p.angles.step;
-        smeared = lineMorph<T>(p.darkLines ? MorphOp::Erode : MorphOp::Dilate, work, LineParams{middle, smear}, opt);
+        smeared = lineMorph<T>(p.darkLines ? MorphOp::Erode : MorphOp::Dilate, work, LineParams{middle, smear, p.kind}, opt);
         work = smeared.cview();
     }
 
@@ -176,7 +177,7 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
     const Image<T> coarse = boxReduce<T>(work, 2, opt);
     e.coarseLength = defaultSkewLength(coarse.width(), coarse.height());
     e.angles = p.angles;
-    e.spectrum = spectrumOf<T>(coarse.cview(), op, e.coarseLength, p.angles, opt);
+    e.spectrum = spectrumOf<T>(coarse.cview(), op, e.coarseLength, p.angles, p.kind, opt);
     const SkewResult c = skewFromSpectrum(e.spectrum, p.angles, p.darkLines);
     static_cast<SkewResult&>(e) = c;
     e.coarseAngle = c.angle;
@@ -193,7 +194,7 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
     for (;;) {
         const int half = std::max(1, static_cast<int>(std::lround(range / p.refineStep)));
         const AngleSet fine{c.angle - half * p.refineStep, p.refineStep, 2 * half + 1};
-        const std::vector<double> fineSpectrum = spectrumOf<T>(work, op, e.length, fine, opt);
+        const std::vector<double> fineSpectrum = spectrumOf<T>(work, op, e.length, fine, p.kind, opt);
         const Valley v = valleyOf(fineSpectrum, p.darkLines);
         const bool bracketed = v.lo > 0 && v.hi < fine.count - 1;
         if (bracketed || range >= coarseHalfRange || fine.count * 2 > kMaxSweepAngles) {

@@ -73,6 +73,8 @@ struct SkewParams {
     double refineStep = 0.05;    // degrees
     int reduction = 0;           // the working page's reduction factor; 0 = width / kSkewWorkingWidth, rounded, ≥ 1
     double smear = 0.01;         // the smearing segment as a share of the working width; 0 = none
+    LineKind kind = LineKind::Paths;  // the digital line of the smear and the spectra (line_kind.h);
+                                      // kSkewConfidentThreshold was calibrated with line paths
 };
 
 // The λ of a stage run on a page `width` pixels wide: 3/5 of it, at least 3.

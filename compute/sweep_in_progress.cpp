@@ -23,6 +23,9 @@ template <class T>
 SweepInProgress<T>::SweepInProgress(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt)
     : src_(src), req_(req), opt_(opt), passes_(std::make_unique<Passes>()) {
     validateSweepRequest(req);
+    // The sheared run folds line paths; another kind would come out as line paths, silently.
+    if (req.kind != LineKind::Paths)
+        throw Error(std::string("a sweep in progress folds line paths only, not ") + lineKindName(req.kind) + " lines");
     if (src.empty()) throw Error("the image is empty");
     segmentOf(req.length);  // validates λ
     requireNoNaN(src);
@@ -44,8 +47,8 @@ template <class T>
 SweepInProgress<T>::~SweepInProgress() = default;
 
 template <class T>
-bool SweepInProgress<T>::supports(const EngineOptions& opt) {
-    return resolveBackend(opt.backend) == Backend::Cpu &&
+bool SweepInProgress<T>::supports(const SweepRequest& req, const EngineOptions& opt) {
+    return req.kind == LineKind::Paths && resolveBackend(opt.backend) == Backend::Cpu &&
            (opt.algorithm == LineAlgorithm::Auto || opt.algorithm == LineAlgorithm::Sheared);
 }
 

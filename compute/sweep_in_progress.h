@@ -20,15 +20,17 @@ namespace linescope {
 template <class T>
 class SweepInProgress {
 public:
-    // Validates as sweep() does (Error). `src` must outlive this object.
+    // Validates as sweep() does (Error), and refuses what supports() does not cover. `src` must
+    // outlive this object.
     SweepInProgress(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt);
     ~SweepInProgress();
     SweepInProgress(const SweepInProgress&) = delete;
     SweepInProgress& operator=(const SweepInProgress&) = delete;
 
-    // Whether these options run sweeps on the CPU's sheared path, the one this class folds
-    // with (the default algorithm; not CUDA, not the paper kernels).
-    static bool supports(const EngineOptions& opt);
+    // Whether sweep() runs this request on the CPU's sheared path, the one this class folds
+    // with: line paths (the other kinds sweep one image per angle), the default algorithm, not
+    // CUDA, not the paper kernels.
+    static bool supports(const SweepRequest& req, const EngineOptions& opt);
 
     // Folds angle k of the request's set (each once). A k below the previous one ends the
     // pass in progress (its planes are merged) and starts a new one.

@@ -2,6 +2,8 @@
 // that the engine uses around one pixel (design.md §1 line paths and segment offsets).
 #pragma once
 
+#include "compute/line_kind.h"
+
 #include <vector>
 
 namespace linescope::render {
@@ -17,5 +19,11 @@ struct GlyphPixel {
 // erosion at (x, y) reads, and that the dilation of a single bright pixel at (x, y) lights.
 // Ordered along the line; empty when (x, y) lies outside the image or λ < 1.
 std::vector<GlyphPixel> segmentGlyph(double angleDegrees, int length, int x, int y, int width, int height);
+
+// The pixels the operator of `kind` reads at pixel (x, y), inside the image: line paths as
+// segmentGlyph (they depend on where the pixel lies), the translation-invariant kinds as
+// lineKernel's offsets around it (compute/line_kernel.h: the one definition of their sets),
+// in its order. Empty when (x, y) lies outside the image or λ < 1.
+std::vector<GlyphPixel> lineGlyph(LineKind kind, double angleDegrees, int length, int x, int y, int width, int height);
 
 }  // namespace linescope::render

@@ -88,6 +88,34 @@ void main() {
 }
 )";
 
+// Two line kinds' results compared: where the signed difference d = A − B is 0 the grey of
+// A, dimmed, so that the image stays readable under the marks; elsewhere orange where A is
+// above B and blue where it is below, brighter the larger |d| is against the largest. The
+// difference is filtered when zoomed out, so a one-pixel line of disagreement still shows.
+inline constexpr const char* kSignedDifference = R"(#version 330 core
+in vec2 vTex;
+uniform sampler2D uImage;
+uniform float uScale;
+uniform float uLo;
+uniform float uHi;
+uniform sampler2D uDifference;
+uniform float uMaxDifference;
+out vec4 fragColour;
+void main() {
+    float d = texture(uDifference, vTex).r;
+    if (d == 0.0) {
+        float v = texture(uImage, vTex).r * uScale;
+        float g = uHi > uLo ? clamp((v - uLo) / (uHi - uLo), 0.0, 1.0) : float(v >= uHi);
+        float dim = 0.12 + 0.4 * g;
+        fragColour = vec4(dim, dim, dim, 1.0);
+        return;
+    }
+    float t = uMaxDifference > 0.0 ? clamp(abs(d) / uMaxDifference, 0.0, 1.0) : 1.0;
+    vec3 colour = d > 0.0 ? vec3(1.0, 0.5, 0.05) : vec3(0.15, 0.6, 1.0);
+    fragColour = vec4(colour * (0.6 + 0.4 * t), 1.0);
+}
+)";
+
 // Contours and the glyph: one colour.
 inline constexpr const char* kSolid = R"(#version 330 core
 uniform vec4 uColour;

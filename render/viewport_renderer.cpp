@@ -52,6 +52,7 @@ void ViewportRenderer::initialize(GlProcLoader loader) {
     orientation_ = buildProgram(shaders::kVertex, shaders::kOrientation, "orientation", shaders::kOrientationHsv);
     orientationOver_ = buildProgram(shaders::kVertex, shaders::kOrientationOverImage, "orientation over image",
                                     shaders::kOrientationHsv);
+    signedDifference_ = buildProgram(shaders::kVertex, shaders::kSignedDifference, "signed difference");
     solid_ = buildProgram(shaders::kVertex, shaders::kSolid, "solid");
 
     auto makeVao = [&](GLuint& vao, GLuint& vbo) {
@@ -88,7 +89,8 @@ void ViewportRenderer::release() {
     deleteTexture(image_);
     deleteTexture(angle_);
     deleteTexture(strength_);
-    for (Program* p : {&grey_, &orientation_, &orientationOver_, &solid_}) {
+    deleteTexture(difference_);
+    for (Program* p : {&grey_, &orientation_, &orientationOver_, &signedDifference_, &solid_}) {
         gl_.DeleteProgram(p->id);
         *p = Program{};
     }
@@ -152,6 +154,8 @@ ViewportRenderer::Program ViewportRenderer::buildProgram(const char* vertex, con
     p.strength = gl_.GetUniformLocation(p.id, "uStrength");
     p.maxStrength = gl_.GetUniformLocation(p.id, "uMaxStrength");
     p.blend = gl_.GetUniformLocation(p.id, "uBlend");
+    p.difference = gl_.GetUniformLocation(p.id, "uDifference");
+    p.maxDifference = gl_.GetUniformLocation(p.id, "uMaxDifference");
     return p;
 }
 
@@ -318,6 +322,14 @@ template void ViewportRenderer::uploadOrientation<float>(const SweepResult<float
 
 void ViewportRenderer::setMaxStrength(double maxStrength) { maxStrength_ = maxStrength; }
 
+void ViewportRenderer::uploadDifference(ImageView<const float> d, double maxAbs) {
+    checkSize(d.width, d.height, "uploadDifference");
+    ensureTexture(difference_, GL_R32F, d.width, d.height);
+    uploadPlane(difference_, d.data, sizeof(float) * static_cast<std::size_t>(d.width),
+                static_cast<std::ptrdiff_t>(sizeof(float)) * d.stride, d.height, GL_RED, GL_FLOAT);
+    maxDifference_ = maxAbs;
+}
+
 // The image size the view covers (the orientation textures may be smaller: a preview's).
 int ViewportRenderer::viewWidth() const {
     return colourMap_ == ColourMap::Orientation ? orientationW_ : image_.id ? image_.width : orientationW_;
@@ -380,8 +392,9 @@ void ViewportRenderer::setNeedles(std::vector<float> endpoints) {
     needlesDirty_ = true;
 }
 
-void ViewportRenderer::setGlyph(double angleDegrees, int length, int x, int y) {
+void ViewportRenderer::setGlyph(double angleDegrees, int length, int x, int y, LineKind kind) {
     hasGlyph_ = true;
+    glyphKind_ = kind;
     glyphAngle_ = angleDegrees;
     glyphLength_ = length;
     glyphX_ = x;
@@ -408,7 +421,7 @@ void ViewportRenderer::uploadGlyphBuffer() {
     std::vector<float> v;
     if (hasGlyph_) {
         // Two triangles per pixel, covering exactly [x, x+1) × [y, y+1) in image coordinates.
-        for (const GlyphPixel& p : segmentGlyph(glyphAngle_, glyphLength_, glyphX_, glyphY_, w, h)) {
+        for (const GlyphPixel& p : lineGlyph(glyphKind_, glyphAngle_, glyphLength_, glyphX_, glyphY_, w, h)) {
             const float x0 = static_cast<float>(p.x), y0 = static_cast<float>(p.y);
             const float x1 = x0 + 1, y1 = y0 + 1;
             for (float c : {x0, y0, x1, y0, x0, y1, x1, y0, x1, y1, x0, y1}) v.push_back(c);
@@ -493,16 +506,19 @@ void ViewportRenderer::fill(const RenderTarget& target, const PixelRect& rect, R
 }
 
 void ViewportRenderer::drawView(const PixelRect& area, int w, int h) {
-    const bool orientation = colourMap_ != ColourMap::Grey;
+    const bool difference = colourMap_ == ColourMap::SignedDifference;
+    const bool orientation = colourMap_ == ColourMap::Orientation || colourMap_ == ColourMap::OrientationOverImage;
     const bool over = colourMap_ == ColourMap::OrientationOverImage;
-    const bool haveView = orientation ? (angle_.id && strength_.id && (!over || image_.id)) : image_.id != 0;
+    const bool haveView = orientation  ? (angle_.id && strength_.id && (!over || image_.id))
+                          : difference ? (image_.id && difference_.id)
+                                       : image_.id != 0;
     if (!haveView) return;
     const float quad[] = {0, 0, static_cast<float>(w), 0, 0, static_cast<float>(h),
                           static_cast<float>(w), static_cast<float>(h)};
     gl_.BindBuffer(GL_ARRAY_BUFFER, quadVbo_);
     gl_.BufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_DYNAMIC_DRAW);
     gl_.BindBuffer(GL_ARRAY_BUFFER, 0);
-    const Program& p = over ? orientationOver_ : orientation ? orientation_ : grey_;
+    const Program& p = over ? orientationOver_ : orientation ? orientation_ : difference ? signedDifference_ : grey_;
     gl_.UseProgram(p.id);
     setTransformUniforms(p, area, w, h);
     if (orientation) {
@@ -515,6 +531,12 @@ void ViewportRenderer::drawView(const PixelRect& area, int w, int h) {
         gl_.Uniform1i(p.strength, 2);
         gl_.Uniform1f(p.maxStrength, static_cast<float>(maxStrength_));
         gl_.Uniform1f(p.blend, static_cast<float>(blend_));
+    }
+    if (difference) {
+        gl_.ActiveTexture(GL_TEXTURE1);
+        setSampling(difference_, true);
+        gl_.Uniform1i(p.difference, 1);
+        gl_.Uniform1f(p.maxDifference, static_cast<float>(maxDifference_));
     }
     if (!orientation || over) {
         gl_.ActiveTexture(GL_TEXTURE0);

@@ -33,6 +33,9 @@ enum class ColourMap {
     // hue and saturation as Orientation at full value, mixed into the grey by
     // blend · strength / max, so weak pixels show the image and strong ones their colour.
     OrientationOverImage,
+    // Two results compared (uploadDifference): the Image texture's grey where they agree,
+    // a colour for the sign of the difference where they do not (shaders.h).
+    SignedDifference,
 };
 
 struct Rgba {
@@ -111,6 +114,10 @@ public:
     void allocateOrientation(int width, int height);      // for CUDA to write
     void setMaxStrength(double maxStrength);
 
+    // The signed difference of two results (A − B, as float) over the Image texture's view of
+    // A, shown with ColourMap::SignedDifference; maxAbs is the largest |A − B|.
+    void uploadDifference(ImageView<const float> signedDifference, double maxAbs);
+
     void setColourMap(ColourMap map) { colourMap_ = map; }
     // The weight of the orientation colours in OrientationOverImage, 0…1.
     void setOrientationBlend(double blend) { blend_ = blend; }
@@ -128,9 +135,9 @@ public:
     // One contour drawn on top in the highlight colour (-1: none), e.g. the list's selection.
     void setHighlightedContour(int index) { highlighted_ = index; }
 
-    // The SE glyph: the segment of λ pixels at the angle around image pixel (x, y), as the
-    // engine's own line pixels (segmentGlyph), drawn as whole image pixels.
-    void setGlyph(double angleDegrees, int length, int x, int y);
+    // The SE glyph: the line of λ pixels at the angle around image pixel (x, y), as the
+    // engine's own pixels for the kind (lineGlyph), drawn as whole image pixels.
+    void setGlyph(double angleDegrees, int length, int x, int y, LineKind kind = LineKind::Paths);
     void clearGlyph();
     void setGlyphColour(Rgba c) { glyphColour_ = c; }
 
@@ -171,6 +178,7 @@ private:
         GLint colour = -1;
         GLint image = -1, scale = -1, lo = -1, hi = -1;
         GLint angle = -1, strength = -1, maxStrength = -1, blend = -1;
+        GLint difference = -1, maxDifference = -1;
     };
 
     void ensureTexture(Texture& t, GLint internalFormat, int width, int height);
@@ -196,10 +204,10 @@ private:
     std::uint64_t generation_ = 0;
     std::uint64_t nextSerial_ = 0;
 
-    Texture image_, angle_, strength_;
+    Texture image_, angle_, strength_, difference_;
     int orientationW_ = 0, orientationH_ = 0;  // the image size the orientation textures cover
     PixelType imageType_ = PixelType::U8;
-    Program grey_, orientation_, orientationOver_, solid_;
+    Program grey_, orientation_, orientationOver_, signedDifference_, solid_;
     GLuint quadVao_ = 0, quadVbo_ = 0;
     GLuint contourVao_ = 0, contourVbo_ = 0;
     GLuint glyphVao_ = 0, glyphVbo_ = 0;
@@ -209,6 +217,7 @@ private:
     ColourMap colourMap_ = ColourMap::Grey;
     double lo_ = 0, hi_ = 255;
     double maxStrength_ = 1;
+    double maxDifference_ = 1;
     double blend_ = 0.7;
     Rgba background_{0.12f, 0.12f, 0.12f, 1};
 
@@ -233,6 +242,7 @@ private:
     bool hasGlyph_ = false;
     double glyphAngle_ = 0;
     int glyphLength_ = 1, glyphX_ = 0, glyphY_ = 0;
+    LineKind glyphKind_ = LineKind::Paths;
     int glyphForW_ = -1, glyphForH_ = -1;  // the view size the glyph buffer was built for
     bool glyphDirty_ = false;
     GLsizei glyphVertexCount_ = 0;

@@ -72,24 +72,33 @@ std::string sweepFolder(const CopyAsState& s) {
     return stemOf(s.file) + "-sweep-" + sweepOpName(s.params.op) + "-L" + std::to_string(s.params.length);
 }
 
+// The line kind's words, left out for the default (line paths) as the CLI and Python default to it.
+std::string pythonLine(const session::Parameters& p) {
+    return p.kind == LineKind::Paths ? "" : std::string(", line=") + pythonString(lineKindName(p.kind));
+}
+std::string cliLine(const session::Parameters& p) {
+    return p.kind == LineKind::Paths ? "" : std::string(" --line ") + lineKindName(p.kind);
+}
+
 std::string pythonResultCall(const session::Parameters& p) {
     return std::string("linescope.") + morphOpName(p.op) + "(img, angle=" + exactNumber(p.angle) +
-           ", length=" + std::to_string(p.length) + ")";
+           ", length=" + std::to_string(p.length) + pythonLine(p) + ")";
 }
 std::string pythonSweepCall(const session::Parameters& p) {
     return "linescope.sweep(img, length=" + std::to_string(p.length) + ", angles=" +
-           pythonString(angleSetWords(p.angles)) + ", op=" + pythonString(sweepOpName(p.op)) + ")";
+           pythonString(angleSetWords(p.angles)) + ", op=" + pythonString(sweepOpName(p.op)) + pythonLine(p) + ")";
 }
 
 std::string cliResultCommand(const CopyAsState& s) {
     const auto& p = s.params;
     return std::string("linescope-cli ") + morphOpName(p.op) + " --angle " + exactNumber(p.angle) + " --length " +
-           std::to_string(p.length) + " " + shellWord(s.file) + " " + shellWord(resultName(s));
+           std::to_string(p.length) + cliLine(p) + " " + shellWord(s.file) + " " + shellWord(resultName(s));
 }
 std::string cliSweepCommand(const CopyAsState& s) {
     const auto& p = s.params;
     return "linescope-cli sweep --length " + std::to_string(p.length) + " --angles " + angleSetWords(p.angles) +
-           " --op " + sweepOpName(p.op) + " " + shellWord(s.file) + " --out-dir " + shellWord(sweepFolder(s));
+           " --op " + sweepOpName(p.op) + cliLine(p) + " " + shellWord(s.file) + " --out-dir " +
+           shellWord(sweepFolder(s));
 }
 
 std::string contourWords(const session::ContourParams& c, bool python) {

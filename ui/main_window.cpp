@@ -4,6 +4,10 @@
 #include "ui/contour_panel.h"
 #include "ui/spectrum_panel.h"
 #include "ui/view_controls.h"
+#include "ui/angle_resolution_control.h"
+#include "ui/line_kind_combo.h"
+#include "ui/line_kind_text.h"
+#include "app/session/kind_difference.h"
 #include "ui/viewport_widget.h"
 #include "ui/wheel_guard.h"
 #include "ui/widget_lifetime.h"
@@ -83,11 +87,13 @@ io::ExportRecipe recipeOfView(Plane v, const session::Snapshot* result, const se
         r.op = morphOpName(p.op);
         r.angle = p.line.angle;
         r.length = p.line.length;
+        r.lines = lineKindName(p.line.kind);
     } else if (session::isSweepPlane(v) && sweep) {
         const auto& p = std::get<session::SweepParams>(sweep->request.params).sweep;
         r.op = morphOpName(p.op);
         r.length = p.length;
         r.angles = io::angleSetText(p.angles);
+        r.lines = lineKindName(p.kind);
     }
     return r;
 }
@@ -214,7 +220,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     viewControls_->setGpuChecked(gpu && (!options_.useSettings || QSettings().value("gpu", true).toBool()));
     session_->setDeviceResident(viewport_->gpuPath());
     pushViewOptions();
-    viewport_->setGlyph(session_->parameters().angle, session_->parameters().length);
+    viewport_->setGlyph(session_->parameters().angle, session_->parameters().length, session_->parameters().kind);
     updateOverlayInfo();
 }
 
@@ -244,7 +250,7 @@ void MainWindow::buildControls() {
     row->addWidget(opCombo_);
     row->addSpacing(12);
 
-    angleSlider_ = new QSlider(Qt::Horizontal, params);
+    angleSlider_ = new TickedSlider(params);
     angleSlider_->setRange(0, kAngleSteps);
     angleSlider_->setSingleStep(1);   // arrow keys: 0.1°
     angleSlider_->setPageStep(50);    // page keys: 5°
@@ -275,9 +281,15 @@ void MainWindow::buildControls() {
     row->addWidget(new QLabel(tr("Length"), params));
     row->addWidget(lengthSlider_, 1);
     row->addWidget(lengthSpin_);
+    // Which digital line: beside λ, as both decide the pixel set.
+    kindCombo_ = new LineKindCombo(params);
+    kindCombo_->setKind(session_->parameters().kind);
+    row->addSpacing(8);
+    row->addWidget(kindCombo_);
     bar->addWidget(params);
     addToolBar(Qt::TopToolBarArea, bar);
     guardWheel(opCombo_);  // the sliders, dial and spin boxes up there keep the wheel
+    guardWheel(kindCombo_);
 
     auto* dock = controlsDock_ = new QDockWidget(tr("Controls"), this);
     dock->setObjectName("controlsDock");
@@ -303,12 +315,16 @@ void MainWindow::buildControls() {
     guardWheel(panel);
     addDockWidget(Qt::RightDockWidgetArea, dock);
 
+    resolution_ = new AngleResolutionControl(this);
+    connect(resolution_, &AngleResolutionControl::changed, this, &MainWindow::updateAngleResolution);
     setAngle(session_->parameters().angle);
     setLength(session_->parameters().length);
 
-    connect(angleSlider_, &QSlider::valueChanged, this, [this](int v) { setAngle(v / 10.0); });
-    connect(angleDial_, &AngleDial::valueChanged, this, [this](int v) { setAngle(v / 10.0); });
-    connect(angleSpin_, &QDoubleSpinBox::valueChanged, this, [this](double v) { setAngle(v); });
+    connect(angleSlider_, &QSlider::valueChanged, this,
+            [this](int v) { moveAngle(v / 10.0, angleSlider_->isSliderDown()); });
+    connect(angleDial_, &AngleDial::valueChanged, this, [this](int v) { moveAngle(v / 10.0, angleDial_->isSliderDown()); });
+    connect(angleSpin_, &QDoubleSpinBox::valueChanged, this, [this](double v) { moveAngle(v, false); });
+    connect(kindCombo_, &LineKindCombo::kindChanged, this, &MainWindow::setLineKind);
     connect(lengthSlider_, &QSlider::valueChanged, this, [this](int v) { setLength(v); });
     connect(lengthSpin_, &QSpinBox::valueChanged, this, [this](int v) { setLength(v); });
     connect(opCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
@@ -318,6 +334,8 @@ void MainWindow::buildControls() {
     // The view options go to the session, which the viewport follows.
     connect(viewControls_, &ViewControls::viewChanged, this, &MainWindow::pushViewOptions);
     connect(viewControls_, &ViewControls::compareModeChanged, this, &MainWindow::pushViewOptions);
+    connect(viewControls_, &ViewControls::otherKindChanged, this, &MainWindow::pushViewOptions);
+    connect(viewControls_, &ViewControls::snapAngleChanged, this, [this](bool on) { resolution_->setSnapping(on); });
     connect(viewControls_, &ViewControls::angleSetChanged, this, [this](const AngleSet& a) {
         session_->setAngleSet(a);
         updateSweepMark();
@@ -360,6 +378,7 @@ void MainWindow::pushViewOptions() {
     session::ViewOptions o;
     o.view = viewControls_->view();
     o.compare = viewControls_->compareMode();
+    o.otherKind = viewControls_->otherKind();
     o.blend = viewControls_->blend();
     o.blendAmount = viewControls_->blendAmount();
     o.needleStep = viewControls_->needleStep();
@@ -381,8 +400,35 @@ void MainWindow::setAngle(double degrees) {
     }
     session_->setAngle(units / 10.0);
     if (spectrum_) spectrum_->setCurrentAngle(units / 10.0);
-    viewport_->setGlyph(units / 10.0, session_->parameters().length);
+    viewport_->setGlyph(units / 10.0, session_->parameters().length, session_->parameters().kind);
+    updateAngleResolution();
     updateSweepMark();
+}
+
+void MainWindow::moveAngle(double degrees, bool dragging) {
+    const int snapped = resolution_->snap(angleUnits(session_->parameters().angle), angleUnits(degrees), dragging);
+    setAngle(snapped / 10.0);
+}
+
+void MainWindow::setLineKind(LineKind kind) {
+    {
+        const QSignalBlocker b(kindCombo_);
+        kindCombo_->setKind(kind);
+    }
+    session_->setLineKind(kind);
+    const auto& p = session_->parameters();
+    viewport_->setGlyph(p.angle, p.length, kind);
+    resolution_->setLine(kind, p.length);
+    updateAngleResolution();
+    updateSweepMark();
+}
+
+void MainWindow::updateAngleResolution() {
+    const auto& p = session_->parameters();
+    angleSlider_->setTicks(resolution_->tickUnits());
+    const QString text = resolution_->describe(angleUnits(p.angle));
+    viewControls_->setResolutionText(text);
+    angleSlider_->setToolTip(text);
 }
 
 void MainWindow::setLength(int length) {
@@ -393,7 +439,9 @@ void MainWindow::setLength(int length) {
         lengthSpin_->setValue(length);
     }
     session_->setLength(length);
-    viewport_->setGlyph(session_->parameters().angle, length);
+    viewport_->setGlyph(session_->parameters().angle, length, session_->parameters().kind);
+    resolution_->setLine(session_->parameters().kind, length);
+    updateAngleResolution();
     updateSweepMark();
 }
 
@@ -547,6 +595,7 @@ void MainWindow::updateResultStatus() {
                        .arg(i >= 0 ? opCombo_->itemText(i) : QString::fromLatin1(morphOpName(p.op)))
                        .arg(p.angle, 0, 'f', 1)
                        .arg(p.length);
+    if (p.kind != LineKind::Paths) line += QStringLiteral(", ") + lineKindLabel(p.kind).toLower();
     if (!session_->image()) return;
     const auto snapshot = session_->latest(session::RequestKind::Result);
     const auto wanted = session_->requestFor(session::RequestKind::Result);
@@ -555,6 +604,7 @@ void MainWindow::updateResultStatus() {
                     .arg(snapshot->timings.compute, 0, 'f', 1)
                     .arg(snapshot->backend == Backend::Cuda ? QStringLiteral("GPU") : QStringLiteral("CPU"));
         if (!snapshot->notice.empty()) line += QStringLiteral(" — ") + QString::fromStdString(snapshot->notice);
+        if (snapshot->difference) line += QStringLiteral(" · ") + kindDifferenceText(*snapshot->difference);
     } else {
         line += tr(": computing…");
     }
@@ -640,6 +690,19 @@ void MainWindow::loadSettings() {
     if (s.contains("params/angle")) setAngle(s.value("params/angle").toDouble());
     if (s.contains("params/length")) setLength(s.value("params/length").toInt());
     if (s.contains("params/op")) setOperator(static_cast<MorphOp>(s.value("params/op").toInt()));
+    if (s.contains("params/line")) {
+        try {
+            setLineKind(parseLineKind(s.value("params/line").toString().toStdString()));
+        } catch (const std::exception&) {  // a name this version does not know: the default stays
+        }
+    }
+    if (s.contains("view/otherLine")) {
+        try {
+            viewControls_->setOtherKind(parseLineKind(s.value("view/otherLine").toString().toStdString()));
+        } catch (const std::exception&) {
+        }
+    }
+    viewControls_->setSnapAngle(s.value("angle/snap", false).toBool());
     if (s.contains("view/kind")) viewControls_->setView(static_cast<Plane>(s.value("view/kind").toInt()));
     if (s.contains("view/compare"))
         viewControls_->setCompareMode(static_cast<CompareMode>(s.value("view/compare").toInt()));
@@ -660,6 +723,9 @@ void MainWindow::saveSettings() const {
     s.setValue("params/angle", p.angle);
     s.setValue("params/length", p.length);
     s.setValue("params/op", static_cast<int>(p.op));
+    s.setValue("params/line", QString::fromLatin1(lineKindName(p.kind)));
+    s.setValue("view/otherLine", QString::fromLatin1(lineKindName(viewControls_->otherKind())));
+    s.setValue("angle/snap", viewControls_->snapAngle());
     s.setValue("view/kind", static_cast<int>(viewControls_->view()));
     s.setValue("view/compare", static_cast<int>(viewControls_->compareMode()));
     const AngleSet a = viewControls_->angleSet();

@@ -17,6 +17,7 @@
 #include "app/session/plane.h"
 #include "app/session/session.h"
 #include "ui/task_recipes.h"
+#include "ui/ticked_slider.h"
 
 #include <opencv2/core/mat.hpp>
 
@@ -42,6 +43,8 @@ class QToolButton;
 namespace linescope::ui {
 
 class AngleDial;
+class AngleResolutionControl;
+class LineKindCombo;
 class ViewportWidget;
 class ViewControls;
 class SpectrumPanel;
@@ -71,6 +74,7 @@ public:
     void setAngle(double degrees);      // 0…180, rounded to 0.1°
     void setLength(int length);         // 1…501
     void setOperator(MorphOp op);
+    void setLineKind(LineKind kind);
     // Applies the task's recipe (task_recipes.h) to the shown image: operator, λ, angle set,
     // view, compare mode, blend, needles, glyph, docks and contours (main_window_tasks.cpp).
     void applyTask(Task task);
@@ -83,6 +87,9 @@ public:
     QSlider* lengthSlider() const { return lengthSlider_; }
     QSpinBox* lengthSpin() const { return lengthSpin_; }
     QComboBox* operatorCombo() const { return opCombo_; }
+    LineKindCombo* lineKindCombo() const { return kindCombo_; }
+    // The distinct segments of the current kind and λ: the angle slider's ticks, snapping.
+    AngleResolutionControl* angleResolution() const { return resolution_; }
     ViewControls* viewControls() const { return viewControls_; }
     SpectrumPanel* spectrumPanel() const { return spectrum_; }
     ContourPanel* contourPanel() const { return contourPanel_; }
@@ -130,6 +137,10 @@ private:
     void buildHelpMenu();
     void showShortcuts();
     void stepAngle(double degrees);   // wraps around the half-turn
+    // An angle control moved (a drag when `dragging`): setAngle, snapped to distinct segments
+    // when that is on (AngleResolutionControl::snap).
+    void moveAngle(double degrees, bool dragging);
+    void updateAngleResolution();     // the slider's ticks and the sentence on the current segment
     void cycleOperator();
     void updateSweepMark();           // the cancelled sweep's mark and Recompute
     void updateSweepProgress();       // the progress bar: angles done, the time left, previews
@@ -173,11 +184,13 @@ private:
     std::unique_ptr<session::Session> session_;
     ViewportWidget* viewport_ = nullptr;
     QComboBox* opCombo_ = nullptr;
-    QSlider* angleSlider_ = nullptr;
+    TickedSlider* angleSlider_ = nullptr;
     AngleDial* angleDial_ = nullptr;
     QDoubleSpinBox* angleSpin_ = nullptr;
     QSlider* lengthSlider_ = nullptr;
     QSpinBox* lengthSpin_ = nullptr;
+    LineKindCombo* kindCombo_ = nullptr;
+    AngleResolutionControl* resolution_ = nullptr;
     QLabel* imageLabel_ = nullptr;
     ViewControls* viewControls_ = nullptr;
     QProgressBar* progress_ = nullptr;

@@ -206,6 +206,7 @@ void MainWindow::exportSpectrum(bool png) {
         recipe.op = morphOpName(p.op);
         recipe.length = p.length;
         recipe.angles = io::angleSetText(p.angles);
+        recipe.lines = lineKindName(p.kind);
     }
     QString error;
     const bool ok = png ? spectrum_->exportPng(path, &error) : spectrum_->exportCsv(path, &error, &recipe);

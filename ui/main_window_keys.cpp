@@ -90,7 +90,7 @@ void MainWindow::buildKeys(QMenu* parameters, QMenu* view) {
                 [this, v] { viewControls_->setView(v); });
     }
     connect(addKeyAction(view, tr("Next &Compare Mode"), {QKeySequence(Qt::Key_M)}), &QAction::triggered, this, [this] {
-        viewControls_->setCompareMode(static_cast<CompareMode>((static_cast<int>(viewControls_->compareMode()) + 1) % 3));
+        viewControls_->setCompareMode(static_cast<CompareMode>((static_cast<int>(viewControls_->compareMode()) + 1) % session::kCompareModeCount));
     });
     QAction* contours = addKeyAction(view, tr("Show &Contours"), {QKeySequence(Qt::Key_C)});
     contours->setCheckable(true);
@@ -147,7 +147,7 @@ void MainWindow::stepAngle(double degrees) {
     // The half-turn wraps: 179° + 1° is 0°, 0° − 1° is 179°.
     double a = std::fmod(session_->parameters().angle + degrees, 180.0);
     if (a < 0) a += 180.0;
-    setAngle(a);
+    moveAngle(a, false);  // snapped to the next distinct segment when that is on
 }
 
 void MainWindow::cycleOperator() { opCombo_->setCurrentIndex((opCombo_->currentIndex() + 1) % opCombo_->count()); }

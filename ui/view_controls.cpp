@@ -1,5 +1,6 @@
 #include "ui/view_controls.h"
 
+#include "ui/line_kind_combo.h"
 #include "ui/orientation_legend.h"
 #include "ui/widget_lifetime.h"
 
@@ -8,6 +9,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -43,7 +45,27 @@ ViewControls::ViewControls(QWidget* parent) : QWidget(parent) {
     compare_->addItem(tr("Alone"), static_cast<int>(CompareMode::Single));
     compare_->addItem(tr("Side by side with the original"), static_cast<int>(CompareMode::SideBySide));
     compare_->addItem(tr("Split with the original"), static_cast<int>(CompareMode::Split));
+    compare_->addItem(tr("Result beside another line kind"), static_cast<int>(CompareMode::KindsSideBySide));
+    compare_->addItem(tr("Difference from another line kind"), static_cast<int>(CompareMode::KindsDifference));
+    compare_->setToolTip(tr("The view alone, beside the original, or the result by this line kind beside (or minus) "
+                            "the result by another: pixels where the two disagree are orange where this kind's "
+                            "result is above, blue where below"));
     form->addRow(tr("Compare"), compare_);
+    otherKind_ = new LineKindCombo(this);
+    otherKind_->setKind(LineKind::Segment);
+    form->addRow(tr("with"), otherKind_);
+    otherKind_->setEnabled(false);
+
+    snap_ = new QCheckBox(tr("Snap to distinct segments"), this);
+    snap_->setToolTip(tr("For a given λ only so many digital segments exist: the angle slider's ticks mark where "
+                         "the pixel set changes, and with this on every step of the angle moves to the next one"));
+    resolution_ = new QLabel(this);
+    resolution_->setObjectName("angleResolution");
+    resolution_->setWordWrap(true);
+    auto* angleColumn = new QVBoxLayout;
+    angleColumn->addWidget(snap_);
+    angleColumn->addWidget(resolution_);
+    form->addRow(tr("Angle"), angleColumn);
 
     angleMode_ = new QComboBox(this);
     angleMode_->addItem(tr("Over 180°"));
@@ -121,9 +143,28 @@ ViewControls::ViewControls(QWidget* parent) : QWidget(parent) {
 
     connect(view_, &QComboBox::currentIndexChanged, this, [this] {
         legend_->setVisible(view() == Plane::Orientation);
+        // Another view does not compare kinds: leave that compare mode rather than show the
+        // view alone under its name.
+        if (view() != Plane::Result && comparesKinds(compareMode())) {
+            const QSignalBlocker b(compare_);
+            compare_->setCurrentIndex(compare_->findData(static_cast<int>(CompareMode::Single)));
+            otherKind_->setEnabled(false);
+            emit viewChanged(view());
+            emit compareModeChanged(compareMode());
+            return;
+        }
         emit viewChanged(view());
     });
-    connect(compare_, &QComboBox::currentIndexChanged, this, [this] { emit compareModeChanged(compareMode()); });
+    connect(compare_, &QComboBox::currentIndexChanged, this, [this] {
+        const bool kinds = comparesKinds(compareMode());
+        otherKind_->setEnabled(kinds);
+        // Two kinds are compared in the Result view: the view goes there first, so that the
+        // session computes the comparison once.
+        if (kinds && view() != Plane::Result) setView(Plane::Result);
+        emit compareModeChanged(compareMode());
+    });
+    connect(otherKind_, &LineKindCombo::kindChanged, this, &ViewControls::otherKindChanged);
+    connect(snap_, &QCheckBox::toggled, this, &ViewControls::snapAngleChanged);
     connect(angleMode_, &QComboBox::currentIndexChanged, this, [this](int i) {
         angleStack_->setCurrentIndex(i);
         emitAngleSet();
@@ -148,6 +189,11 @@ ViewControls::~ViewControls() { disconnectFromDescendants(this); }
 
 Plane ViewControls::view() const { return static_cast<Plane>(view_->currentData().toInt()); }
 CompareMode ViewControls::compareMode() const { return static_cast<CompareMode>(compare_->currentData().toInt()); }
+LineKind ViewControls::otherKind() const { return otherKind_->kind(); }
+bool ViewControls::snapAngle() const { return snap_->isChecked(); }
+void ViewControls::setOtherKind(LineKind kind) { otherKind_->setKind(kind); }
+void ViewControls::setSnapAngle(bool on) { snap_->setChecked(on); }
+void ViewControls::setResolutionText(const QString& text) { resolution_->setText(text); }
 
 AngleSet ViewControls::angleSet() const {
     if (angleMode_->currentIndex() == 0) {

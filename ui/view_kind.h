@@ -13,5 +13,6 @@ using session::kPlaneCount;
 using session::planeName;
 
 using session::CompareMode;
+using session::comparesKinds;
 
 }  // namespace linescope::ui

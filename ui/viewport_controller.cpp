@@ -111,8 +111,11 @@ void ViewportController::release() {
 
 void ViewportController::setView(Plane view) {
     if (view == view_) return;
+    const bool twoHalves = sideBySide();
     view_ = view;
     primaryStale_ = gpuViewStale_ = needlesStale_ = true;
+    secondaryStale_ = true;  // the kinds' modes show the other kind's result only in the Result view
+    if (followWindow_ && sideBySide() != twoHalves) refit();
     requestFrame();
 }
 
@@ -120,8 +123,15 @@ void ViewportController::setCompareMode(CompareMode mode) {
     if (mode == compare_) return;
     compare_ = mode;
     secondaryStale_ = contoursStale_ = true;  // the original's side draws the contours too
+    primaryStale_ = gpuViewStale_ = true;     // the difference map is drawn from the primary
     if (followWindow_) refit();
     requestFrame();
+}
+
+bool ViewportController::comparingKinds() const { return comparesKinds(compare_) && view_ == Plane::Result; }
+
+bool ViewportController::sideBySide() const {
+    return compare_ == CompareMode::SideBySide || (compare_ == CompareMode::KindsSideBySide && view_ == Plane::Result);
 }
 
 void ViewportController::setSplitPosition(double fraction) {
@@ -155,6 +165,7 @@ void ViewportController::showSnapshot(session::SnapshotPtr snapshot) {
         viewSizeChanged(session::widthOf(img), session::heightOf(img));
         result_ = std::move(snapshot);
         if (view_ == Plane::Result) primaryStale_ = gpuViewStale_ = true;
+        if (comparingKinds()) secondaryStale_ = true;  // the other kind's half
     } else if (snapshot->kind() == session::RequestKind::Sweep && planes) {
         sweep_ = std::move(snapshot);
         if (session::isSweepPlane(view_)) primaryStale_ = gpuViewStale_ = true;
@@ -196,9 +207,16 @@ void ViewportController::setNeedles(int step) {
     requestFrame();
 }
 
-void ViewportController::setGlyph(double angleDegrees, int length) {
+void ViewportController::setGlyph(double angleDegrees, int length, LineKind kind) {
     glyphAngle_ = angleDegrees;
     glyphLength_ = length;
+    glyphKind_ = kind;
+    updateGlyph();
+    requestFrame();
+}
+
+void ViewportController::setOtherKind(LineKind kind) {
+    otherKind_ = kind;
     updateGlyph();
     requestFrame();
 }
@@ -216,8 +234,9 @@ void ViewportController::updateGlyph() {
         return;
     }
     const int x = transform_.pixelX(areaX(cursor_->x())), y = transform_.pixelY(cursor_->y() * devicePixelRatio_);
-    primary_.setGlyph(glyphAngle_, glyphLength_, x, y);
-    secondary_.setGlyph(glyphAngle_, glyphLength_, x, y);
+    primary_.setGlyph(glyphAngle_, glyphLength_, x, y, glyphKind_);
+    // Beside another kind's result, the glyph there is that kind's.
+    secondary_.setGlyph(glyphAngle_, glyphLength_, x, y, sideBySide() && comparingKinds() ? otherKind_ : glyphKind_);
 }
 
 // --- GPU path ---------------------------------------------------------------------------
@@ -260,7 +279,7 @@ void ViewportController::resize(int logicalWidth, int logicalHeight, double devi
 }
 
 render::PixelRect ViewportController::primaryArea(int w, int h) const {
-    if (compare_ == CompareMode::SideBySide) return {w / 2, 0, w - w / 2, h};
+    if (sideBySide()) return {w / 2, 0, w - w / 2, h};
     return {0, 0, w, h};
 }
 
@@ -268,7 +287,7 @@ double ViewportController::areaX(double logicalX) const {
     // Side by side, both halves share one transform relative to their own left edge.
     const double sx = logicalX * devicePixelRatio_;
     const render::PixelRect a = primaryArea();
-    return compare_ == CompareMode::SideBySide && sx >= a.x ? sx - a.x : sx;
+    return sideBySide() && sx >= a.x ? sx - a.x : sx;
 }
 
 void ViewportController::refit() {

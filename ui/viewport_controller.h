@@ -114,8 +114,13 @@ public:
     void setOrientationBlend(bool on, double blend = 0.7);
     void setNeedles(int step);
 
-    // The SE glyph at the cursor: the segment of the current angle and λ.
-    void setGlyph(double angleDegrees, int length);
+    // The SE glyph at the cursor: the line of the current angle, λ and kind (render/se_glyph.h).
+    void setGlyph(double angleDegrees, int length, LineKind kind = LineKind::Paths);
+    // The kind the kinds' compare modes show beside (or subtract from) the session's: the
+    // left half's glyph is drawn in it.
+    void setOtherKind(LineKind kind);
+    LineKind glyphKind() const { return glyphKind_; }
+    LineKind otherKind() const { return otherKind_; }
     void setGlyphVisible(bool visible);
 
     // --- GPU path -----------------------------------------------------------------------
@@ -133,6 +138,10 @@ public:
     // Moves the image by a logical distance.
     void panBy(QPointF delta);
     const render::ViewTransform& viewTransform() const { return transform_; }
+    // Whether the frame compares two line kinds' results (a kinds compare mode in the Result
+    // view), and whether it shows two halves side by side (the original's or a kind's).
+    bool comparingKinds() const;
+    bool sideBySide() const;
     // The framebuffer's part the view transform maps into: the right half side by side,
     // else the whole (framebuffer pixels).
     render::PixelRect primaryArea() const { return primaryArea(framebufferWidth(), framebufferHeight()); }
@@ -226,6 +235,7 @@ private:
 
     double glyphAngle_ = 0;
     int glyphLength_ = 1;
+    LineKind glyphKind_ = LineKind::Paths, otherKind_ = LineKind::Segment;
     bool glyphVisible_ = true;
     std::optional<QPointF> cursor_;  // logical position while the pointer is over the view
     ProbeValues probe_;

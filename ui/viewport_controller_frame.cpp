@@ -4,6 +4,7 @@
 
 #include "render/gpu_views.h"
 #include "app/session/device_planes.h"
+#include "app/session/kind_difference.h"
 #include "app/session/planes.h"
 #include "render/orientation_needles.h"
 
@@ -84,6 +85,13 @@ void ViewportController::uploadPrimary() {
             if (const auto r = session::hostResult(*result_)) uploadGrey(primary_, *r);
             originalInPrimary_ = false;
             shownResultId_ = result_->id;
+            // The two kinds' difference over the session's kind's result (until the request
+            // that compares them is in, the result alone).
+            if (compare_ == CompareMode::KindsDifference && result_->difference) {
+                const session::KindDifference& d = *result_->difference;
+                primary_.uploadDifference(d.signedDifference.cview(), d.maxAbs);
+                primary_.setColourMap(render::ColourMap::SignedDifference);
+            }
         }
         return;
     case Plane::Supremum:
@@ -122,16 +130,22 @@ void ViewportController::showOriginalInPrimary() {
 
 void ViewportController::uploadSecondary() {
     secondaryStale_ = false;
+    secondary_.setColourMap(render::ColourMap::Grey);
+    // Beside the result: the other kind's, once the request comparing them is in.
+    if (comparingKinds()) {
+        if (result_ && result_->against) uploadGrey(secondary_, *result_->against);
+        return;
+    }
     if (!original_) return;
     uploadGrey(secondary_, *original_);
-    secondary_.setColourMap(render::ColourMap::Grey);
 }
 
 bool ViewportController::drawGpuView() {
 #if defined(LINESCOPE_HAVE_CUDA)
     // GPU mode: the session's engine computed the view once, on the device; kernels write
     // its planes into the textures. Host snapshots (the CPU path) are uploaded instead.
-    if (!gpu_ || view_ == Plane::Original) return false;
+    // The kinds' comparisons are computed on the host (resident_engine.cpp).
+    if (!gpu_ || view_ == Plane::Original || comparingKinds()) return false;
     const session::SnapshotPtr& shown = view_ == Plane::Result ? result_ : sweep_;
     if (!shown || !shown->device) return false;
     if (!gpuViewStale_) return true;
@@ -214,14 +228,15 @@ bool ViewportController::render(GLuint framebuffer, int width, int height) {
         }
         const auto t = std::chrono::steady_clock::now();
         if (!gpuDrew && primaryStale_) uploadPrimary();
-        if (compare_ != CompareMode::Single && secondaryStale_) uploadSecondary();
+        if (compare_ != CompareMode::Single && compare_ != CompareMode::KindsDifference && secondaryStale_)
+            uploadSecondary();
         if (contoursStale_) {
             contoursStale_ = false;
             // Shared with the snapshot, not copied; the original's side only when it is shown.
             const bool shown = contours_ && contoursVisible_;
             if (shown) primary_.setContours(contours_);
             else primary_.clearContours();
-            if (shown && compare_ != CompareMode::Single) secondary_.setContours(contours_);
+            if (shown && (sideBySide() || compare_ == CompareMode::Split)) secondary_.setContours(contours_);
             else secondary_.clearContours();
         }
         if (needlesStale_) updateNeedles();
@@ -245,8 +260,16 @@ bool ViewportController::render(GLuint framebuffer, int width, int height) {
 void ViewportController::drawViews(GLuint fb, int w, int h) {
     primary_.setView(transform_);
     secondary_.setView(transform_);
+    // The kinds' modes outside the Result view show the view alone.
     switch (compare_) {
-    case CompareMode::Single: primary_.render({fb, w, h}); break;
+    case CompareMode::Single:
+    case CompareMode::KindsDifference: primary_.render({fb, w, h}); break;
+    case CompareMode::KindsSideBySide:
+        if (!sideBySide()) {
+            primary_.render({fb, w, h});
+            break;
+        }
+        [[fallthrough]];
     case CompareMode::SideBySide: {
         const render::PixelRect right = primaryArea(w, h), left{0, 0, right.x, h};
         secondary_.render({fb, w, h, left, left});

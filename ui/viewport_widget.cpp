@@ -1,7 +1,9 @@
 #include "ui/viewport_widget.h"
 
 #include "ui/freshness_badge.h"
+#include "ui/line_kind_text.h"
 
+#include "app/session/kind_difference.h"
 #include "app/session/session.h"
 
 #include <QLabel>
@@ -117,16 +119,36 @@ void ViewportWidget::setSplitPosition(double fraction) {
     placeLabels();
 }
 
+void ViewportWidget::setOtherKind(LineKind kind) {
+    controller_.setOtherKind(kind);
+    placeLabels();
+}
+
 void ViewportWidget::placeLabels() {
     // The overlay holds the top left corner, the side labels the bottom: the mark goes top right.
     badge_->move(width() - badge_->width() - 10, 10);
     const CompareMode compare = controller_.compareMode();
-    const bool on = compare != CompareMode::Single;
+    const bool kinds = controller_.comparingKinds();
+    // The kinds' difference: one label, the count and the colours; side by side: the kinds.
+    const session::SnapshotPtr shown = snapshot();
+    const session::KindDifference* difference = kinds && shown ? shown->difference.get() : nullptr;
+    const bool on = compare != CompareMode::Single && (!comparesKinds(compare) || kinds);
     leftLabel_->setVisible(on);
-    rightLabel_->setVisible(on);
+    rightLabel_->setVisible(on && (compare != CompareMode::KindsDifference));
     if (!on) return;
-    leftLabel_->setText(tr("Original"));
-    rightLabel_->setText(tr(planeName(controller_.view())));
+    if (compare == CompareMode::KindsDifference) {
+        leftLabel_->setText(difference ? kindDifferenceText(*difference) + QStringLiteral("\n") +
+                                             kindDifferenceLegend(*difference)
+                                       : tr("Comparing %1 with %2…")
+                                             .arg(lineKindLabel(controller_.glyphKind()), lineKindLabel(controller_.otherKind())));
+    } else if (kinds) {
+        leftLabel_->setText(lineKindLabel(controller_.otherKind()));
+        rightLabel_->setText(difference ? lineKindLabel(difference->a) + QStringLiteral(" · ") + kindDifferenceCount(*difference)
+                                        : lineKindLabel(controller_.glyphKind()));
+    } else {
+        leftLabel_->setText(tr("Original"));
+        rightLabel_->setText(tr(planeName(controller_.view())));
+    }
     for (QLabel* l : {leftLabel_, rightLabel_}) l->adjustSize();
     const int rightX = compare == CompareMode::Split
                            ? static_cast<int>(controller_.splitPosition() * width())
@@ -179,6 +201,7 @@ void ViewportWidget::follow(const session::Session& session) {
     connect(&session, &session::Session::imageChanged, this, [this, &session] { setOriginal(session.image()); });
     connect(&session, &session::Session::viewOptionsChanged, this, [this](const session::ViewOptions& o) {
         setView(o.view);
+        setOtherKind(o.otherKind);
         setCompareMode(o.compare);
         setOrientationBlend(o.blend, o.blendAmount);
         setNeedles(o.needleStep);
@@ -193,6 +216,7 @@ void ViewportWidget::follow(const session::Session& session) {
                 case session::RequestKind::Result:
                     showSnapshot(snapshot);
                     setComputeMs(snapshot->timings.compute);
+                    placeLabels();  // the kinds' difference count
                     break;
                 case session::RequestKind::Sweep: showSnapshot(snapshot); break;
                 case session::RequestKind::Contours: setContours(snapshot->contours); return;

@@ -67,7 +67,9 @@ public:
 
     void setOrientationBlend(bool on, double blend = 0.7) { controller_.setOrientationBlend(on, blend); }
     void setNeedles(int step) { controller_.setNeedles(step); }
-    void setGlyph(double angleDegrees, int length) { controller_.setGlyph(angleDegrees, length); }
+    void setGlyph(double angleDegrees, int length, LineKind kind = LineKind::Paths) {
+        controller_.setGlyph(angleDegrees, length, kind);
+    }
     void setGlyphVisible(bool visible) { controller_.setGlyphVisible(visible); }
 
     // --- GPU path -----------------------------------------------------------------------
@@ -123,6 +125,7 @@ private slots:
 private:
     void syncSize();     // the controller's logical size and device pixel ratio, from the widget's
     void placeLabels();  // the compare modes' side labels and the freshness badge
+    void setOtherKind(LineKind kind);
     void updateMark(const session::Session& session);
 
     ViewportController controller_;

@@ -24,11 +24,23 @@ constexpr std::array<std::pair<const char*, ui::Plane>, ui::kPlaneCount> kViews{
     {"orientation", ui::Plane::Orientation},
     {"strength", ui::Plane::Strength},
 }};
-constexpr std::array<std::pair<const char*, ui::CompareMode>, 3> kCompareModes{{
+constexpr std::array<std::pair<const char*, ui::CompareMode>, 5> kCompareModes{{
     {"single", ui::CompareMode::Single},
     {"side-by-side", ui::CompareMode::SideBySide},
     {"split", ui::CompareMode::Split},
+    {"kinds-side-by-side", ui::CompareMode::KindsSideBySide},
+    {"kinds-difference", ui::CompareMode::KindsDifference},
 }};
+
+// A line kind by linescope-cli's names (paths, segment, periodic), or an error naming the option.
+std::optional<LineKind> lineKindFrom(const QString& text, const char* name, QString* error) {
+    try {
+        return parseLineKind(text.toStdString());
+    } catch (const std::exception& e) {
+        *error = QStringLiteral("--%1: %2").arg(QLatin1String(name), QString::fromStdString(e.what()));
+        return std::nullopt;
+    }
+}
 
 template <class Table>
 auto lookup(const Table& table, const QString& name, const char* what, QString* error)
@@ -90,7 +102,10 @@ void addLaunchOptions(QCommandLineParser& parser) {
         {"angle", "The segment's angle in degrees, counter-clockwise from East (0…180).", "degrees"},
         {"length", "The segment's length λ in pixels (1…501).", "pixels"},
         {"view", "The view: original, result, supremum, infimum, orientation or strength.", "view"},
-        {"compare", "How the view is shown: single, side-by-side or split (with the original).", "mode"},
+        {"compare", "How the view is shown: single, side-by-side or split (with the original), or the result "
+                    "kinds-side-by-side or kinds-difference (with the --other-line kind).", "mode"},
+        {"line", "The digital line: paths (the default), segment (OpenCV's kernel) or periodic.", "kind"},
+        {"other-line", "The line kind the kinds-… compare modes compare with (default: segment).", "kind"},
         {"angles", "The sweep's angles: N (N angles over 180°) or start:stop:step, stop excluded.", "set"},
         {"blend", "Draw the orientation map over the image, this opaque (0…1).", "amount"},
         {"needles", "Draw orientation needles every N pixels (0: none).", "N"},
@@ -125,6 +140,9 @@ std::optional<LaunchOptions> readLaunchOptions(const QCommandLineParser& parser,
         return std::nullopt;
     if (parser.isSet("view") && !(o.view = lookup(kViews, parser.value("view"), "view", error))) return std::nullopt;
     if (parser.isSet("compare") && !(o.compare = lookup(kCompareModes, parser.value("compare"), "compare mode", error)))
+        return std::nullopt;
+    if (parser.isSet("line") && !(o.line = lineKindFrom(parser.value("line"), "line", error))) return std::nullopt;
+    if (parser.isSet("other-line") && !(o.otherLine = lineKindFrom(parser.value("other-line"), "other-line", error)))
         return std::nullopt;
     if (parser.isSet("angles") && !(o.angles = angleSetFrom(parser.value("angles"), error))) return std::nullopt;
     if (parser.isSet("blend") && !(o.blend = numberIn(parser.value("blend"), "blend", 0, 1, error))) return std::nullopt;
@@ -167,9 +185,11 @@ void applyLaunchOptions(ui::MainWindow& window, const LaunchOptions& o) {
     if (o.op) window.setOperator(*o.op);
     if (o.angle) window.setAngle(*o.angle);
     if (o.length) window.setLength(*o.length);
+    if (o.line) window.setLineKind(*o.line);
     ui::ViewControls& controls = *window.viewControls();
     if (o.angles) controls.setAngleSet(*o.angles);
     if (o.view) controls.setView(*o.view);
+    if (o.otherLine) controls.setOtherKind(*o.otherLine);
     if (o.compare) controls.setCompareMode(*o.compare);
     if (o.blend) controls.setBlend(*o.blend > 0, *o.blend);
     if (o.needles) controls.setNeedleStep(*o.needles);

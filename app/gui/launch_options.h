@@ -31,6 +31,8 @@ struct LaunchOptions {
     std::optional<int> length;              // λ, 1…MainWindow::kMaxLength
     std::optional<ui::Plane> view;
     std::optional<ui::CompareMode> compare;
+    std::optional<LineKind> line;           // the session's line kind
+    std::optional<LineKind> otherLine;      // the kind the kinds' compare modes compare with
     std::optional<AngleSet> angles;         // the sweep's
     std::optional<double> blend;            // orientation over the image, 0…1
     std::optional<int> needles;             // orientation needles every N pixels, 0: none

@@ -3,6 +3,7 @@
 #include "app/session/engine_queue.h"
 
 #include "app/session/chunked_sweep.h"
+#include "app/session/kind_difference.h"
 #include "app/session/planes.h"
 #include "app/session/progressive_sweep.h"
 #include "app/session/resident_engine.h"
@@ -29,6 +30,14 @@ constexpr RequestKind kPriority[kRequestKindCount] = {RequestKind::Result, Reque
                                                       RequestKind::Sweep};
 
 std::size_t slot(RequestKind k) { return static_cast<std::size_t>(k); }
+
+// The line kind a request computes with (nullopt for contours, which trace a plane).
+std::optional<LineKind> lineKindOf(const Request& r) {
+    if (const auto* p = std::get_if<ResultParams>(&r.params)) return p->line.kind;
+    if (const auto* p = std::get_if<SweepParams>(&r.params)) return p->sweep.kind;
+    if (const auto* p = std::get_if<SkewRequestParams>(&r.params)) return p->skew.kind;
+    return std::nullopt;
+}
 
 // The binary image "pixel > threshold" (255 / 0) that contours are traced on.
 template <class T>
@@ -289,6 +298,8 @@ void EngineQueue::execute(Job& job) {
     }
     if (!snap->ok()) {  // an error snapshot carries no payload
         snap->result.reset();
+        snap->against.reset();
+        snap->difference.reset();
         snap->sweep.reset();
         snap->device.reset();
         snap->spectrum.reset();
@@ -339,6 +350,13 @@ void EngineQueue::compute(const Job& job, Backend backend, Snapshot& out) {
     }
 #endif
 
+    // Segment and periodic lines have no CUDA kernel: lineMorph and sweep run them on the
+    // CPU, and the snapshot says so.
+    if (const auto line = lineKindOf(job.request); line && !lineKindOnCuda(*line) && backend == Backend::Cuda) {
+        out.notice = lineKindCpuNotice(*line, backend);
+        out.backend = Backend::Cpu;
+    }
+
     const AnyImage& image = *job.request.image;
     std::visit(
         [&](const auto& img) {
@@ -348,9 +366,19 @@ void EngineQueue::compute(const Job& job, Backend backend, Snapshot& out) {
                     using P = std::decay_t<decltype(p)>;
                     if constexpr (std::is_same_v<P, ResultParams>) {
                         out.result = std::make_shared<const AnyImage>(lineMorph<T>(p.op, img.cview(), p.line, opt));
+                        if (p.against) {
+                            // Both kinds in one request, so a drag coalesces them together; a
+                            // superseded one stops between the two.
+                            checkpoint(job, ++step, 1, 2);
+                            LineParams other = p.line;
+                            other.kind = *p.against;
+                            out.against = std::make_shared<const AnyImage>(lineMorph<T>(p.op, img.cview(), other, opt));
+                            out.difference = std::make_shared<const KindDifference>(
+                                kindDifference(*out.result, *out.against, p.line.kind, *p.against));
+                        }
                     } else if constexpr (std::is_same_v<P, SweepParams>) {
                         SweepResult<T> r;
-                        if (SweepInProgress<T>::supports(opt)) {
+                        if (SweepInProgress<T>::supports(p.sweep, opt)) {
                             // On the CPU: previews of a big image, and other kinds answered
                             // between chunks.
                             const SweepPlan plan = planSweep(img.width(), img.height(), p.sweep.angles.count,

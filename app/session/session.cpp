@@ -167,6 +167,15 @@ void Session::setOp(MorphOp op) {
     emit parametersChanged();
 }
 
+void Session::setLineKind(LineKind kind) {
+    if (kind == params_.kind) return;
+    params_.kind = kind;
+    submit(RequestKind::Result);
+    submit(RequestKind::Sweep);
+    submit(RequestKind::Skew);
+    emit parametersChanged();
+}
+
 void Session::setAngleSet(const AngleSet& angles) {
     params_.angles = angles;
     submit(RequestKind::Sweep);
@@ -205,10 +214,18 @@ void Session::setContourSource(Plane source) {
 
 void Session::setViewOptions(const ViewOptions& options) {
     const bool changed = !viewOptionsSet_ || !(options == view_);
+    const std::optional<LineKind> compared = comparedKind();
     view_ = options;
     viewOptionsSet_ = true;
     updateLive();
+    // The result request computes the other kind's result only while it is looked at.
+    if (comparedKind() != compared) submit(RequestKind::Result);
     if (changed) emit viewOptionsChanged(view_);
+}
+
+std::optional<LineKind> Session::comparedKind() const {
+    if (!viewOptionsSet_ || !comparesKinds(view_.compare) || view_.view != Plane::Result) return std::nullopt;
+    return view_.otherKind;
 }
 
 void Session::updateLive() {
@@ -233,8 +250,12 @@ std::optional<Request> Session::requestFor(RequestKind kind) const {
     Request r;
     r.image = image_;
     switch (kind) {
-    case RequestKind::Result: r.params = ResultParams{params_.op, LineParams{params_.angle, params_.length}}; break;
-    case RequestKind::Sweep: r.params = SweepParams{SweepRequest{sweepOp(), params_.length, params_.angles}}; break;
+    case RequestKind::Result:
+        r.params = ResultParams{params_.op, LineParams{params_.angle, params_.length, params_.kind}, comparedKind()};
+        break;
+    case RequestKind::Sweep:
+        r.params = SweepParams{SweepRequest{sweepOp(), params_.length, params_.angles, params_.kind}};
+        break;
     case RequestKind::Contours:
         r.params = params_.contours;
         r.contourSource = contourSource_;
@@ -247,7 +268,12 @@ std::optional<Request> Session::requestFor(RequestKind kind) const {
             r.sourceSnapshot = std::move(s);
         }
         break;
-    case RequestKind::Skew: r.params = SkewRequestParams{params_.skew}; break;
+    case RequestKind::Skew: {
+        SkewParams skew = params_.skew;
+        skew.kind = params_.kind;  // the skew box sets the search; the line is the session's
+        r.params = SkewRequestParams{skew};
+        break;
+    }
     }
     return r;
 }

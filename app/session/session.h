@@ -22,6 +22,7 @@ struct Parameters {
     double angle = 0;                 // the result view's angle, degrees
     int length = 21;                  // λ of the result view and of the sweep
     MorphOp op = MorphOp::Open;       // the result view's operator; the sweep uses it too (top-hat sweeps openings)
+    LineKind kind = LineKind::Paths;  // the digital line of every view: result, sweep, skew (line_kind.h)
     AngleSet angles{0, 1, 180};       // the sweep's angle set
     ContourParams contours;           // threshold (of the input image), mode, approximation
     SkewParams skew;                  // the skew estimate's λ, angles and polarity
@@ -65,6 +66,8 @@ public:
     void setAngle(double angle);
     void setLength(int length);
     void setOp(MorphOp op);
+    // The line kind of the result, the sweep and the skew (and so of contours traced from them).
+    void setLineKind(LineKind kind);
     void setAngleSet(const AngleSet& angles);
     void setContourParams(const ContourParams& p);
     void setThreshold(double threshold);
@@ -86,7 +89,9 @@ public:
     // follow viewOptionsChanged, exports read viewOptions(). It also decides what is
     // computed: the sweep while a sweep plane, the spectrum dock or contours of a sweep plane
     // are shown, the skew with the spectrum dock, the contours while drawn and their dock is
-    // shown; a view turned on is submitted, one turned off cancelled.
+    // shown; a view turned on is submitted, one turned off cancelled. A compare mode of two
+    // line kinds (comparesKinds) with the Result view makes the result request compute the
+    // result by ViewOptions::otherKind too, and compare the two (Snapshot::difference).
     void setViewOptions(const ViewOptions& options);
     const ViewOptions& viewOptions() const { return view_; }
 
@@ -141,6 +146,8 @@ private:
     void submit(RequestKind kind);  // when live and an image is loaded
     void makeCurrent(std::shared_ptr<const AnyImage> image);  // and submit every live view
     MorphOp sweepOp() const;
+    // The kind the result is compared with, when the view options ask for a comparison.
+    std::optional<LineKind> comparedKind() const;
 
     std::unique_ptr<EngineQueue> queue_;
     std::shared_ptr<const AnyImage> image_;

@@ -30,10 +30,14 @@ std::string difference(const RequestParams& shown, const RequestParams& wanted) 
         if (r->op != w.op) add(morphOpName(r->op));
         if (r->line.angle != w.line.angle) add(degrees(r->line.angle));
         if (r->line.length != w.line.length) add("λ = " + std::to_string(r->line.length));
+        if (r->line.kind != w.line.kind) add(std::string(lineKindName(r->line.kind)) + " lines");
+        if (r->against != w.against)
+            add(r->against ? std::string("the comparison with ") + lineKindName(*r->against) : "no comparison");
     } else if (const auto* sw = std::get_if<SweepParams>(&shown)) {
         const auto& w = std::get<SweepParams>(wanted);
         if (sw->sweep.op != w.sweep.op) add(morphOpName(sw->sweep.op));
         if (sw->sweep.length != w.sweep.length) add("λ = " + std::to_string(sw->sweep.length));
+        if (sw->sweep.kind != w.sweep.kind) add(std::string(lineKindName(sw->sweep.kind)) + " lines");
         if (!sameAngles(sw->sweep.angles, w.sweep.angles)) add("angles " + io::angleSetText(sw->sweep.angles));  // the CLI's and the controls' spelling
     } else if (const auto* c = std::get_if<ContourParams>(&shown)) {
         const auto& w = std::get<ContourParams>(wanted);
@@ -41,7 +45,8 @@ std::string difference(const RequestParams& shown, const RequestParams& wanted) 
     } else if (const auto* k = std::get_if<SkewRequestParams>(&shown)) {
         const auto& w = std::get<SkewRequestParams>(wanted);
         if (k->skew.angles.start != w.skew.angles.start || k->skew.angles.step != w.skew.angles.step ||
-            k->skew.angles.count != w.skew.angles.count || k->skew.darkLines != w.skew.darkLines)
+            k->skew.angles.count != w.skew.angles.count || k->skew.darkLines != w.skew.darkLines ||
+            k->skew.kind != w.skew.kind)
             add("other search settings");
     }
     return d;

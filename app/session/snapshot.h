@@ -34,10 +34,12 @@ enum class RequestKind { Result, Sweep, Contours, Skew };
 inline constexpr int kRequestKindCount = 4;
 const char* requestKindName(RequestKind k);  // "result", "sweep", "contours", "skew"
 
-// The result view: one operator at one angle and λ.
+// The result view: one operator at one angle and λ, by the line kind of `line`; with
+// `against`, the same operator by that kind too, and the two compared (kind_difference.h).
 struct ResultParams {
     MorphOp op = MorphOp::Open;
     LineParams line;
+    std::optional<LineKind> against{};
 };
 
 // The sweep views: supremum, infimum, orientation, strength and the spectrum.
@@ -86,6 +88,8 @@ struct SweepSpectrum {
 
 // A Result or Sweep snapshot's planes in device memory (GPU mode: device_planes.h, CUDA builds).
 struct DevicePlanes;
+// Two line kinds' results compared (kind_difference.h).
+struct KindDifference;
 
 // What a skew request produced: the estimate and its coarse spectrum (for the plot).
 struct SkewOutput {
@@ -124,6 +128,9 @@ struct Snapshot {
     // Result and Sweep planes are in host memory (result, sweep) or, in GPU mode, in device
     // memory (device) with host copies only on demand (planes.h: hostResult, hostSweep).
     std::shared_ptr<const AnyImage> result;     // RequestKind::Result, host
+    // RequestKind::Result with ResultParams::against: that kind's result (host) and the comparison.
+    std::shared_ptr<const AnyImage> against;
+    std::shared_ptr<const KindDifference> difference;
     std::shared_ptr<const AnySweep> sweep;      // RequestKind::Sweep, host
     std::shared_ptr<const DevicePlanes> device; // RequestKind::Result or Sweep, GPU mode
     std::shared_ptr<const SweepSpectrum> spectrum;  // RequestKind::Sweep, always

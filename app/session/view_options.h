@@ -4,14 +4,32 @@
 #pragma once
 
 #include "app/session/plane.h"
+#include "compute/line_kind.h"
 
 namespace linescope::session {
 
-enum class CompareMode { Single, SideBySide, Split };
+// Alone; beside the original (side by side or split); or the result by the session's line
+// kind against the result by ViewOptions::otherKind (side by side, or their signed difference
+// over the image): these two show the Result view.
+enum class CompareMode { Single, SideBySide, Split, KindsSideBySide, KindsDifference };
+inline constexpr int kCompareModeCount = 5;
+
+// Whether the mode compares two line kinds' results (the result request then computes both).
+constexpr bool comparesKinds(CompareMode m) {
+    switch (m) {
+    case CompareMode::Single:
+    case CompareMode::SideBySide:
+    case CompareMode::Split: return false;
+    case CompareMode::KindsSideBySide:
+    case CompareMode::KindsDifference: return true;
+    }
+    return false;
+}
 
 struct ViewOptions {
     Plane view = Plane::Result;                 // the plane the viewport shows
-    CompareMode compare = CompareMode::Single;  // alone, or beside the original
+    CompareMode compare = CompareMode::Single;  // alone, beside the original, or two line kinds
+    LineKind otherKind = LineKind::Segment;     // the kind the kinds modes compare the session's with
     bool blend = false;                         // the orientation map over the image …
     double blendAmount = 0.7;                   // … with this weight of its colours
     int needleStep = 0;                         // orientation needles every n pixels (0: none)

@@ -29,6 +29,11 @@ shoot view-supremum      oriented_texture.png --view supremum --compare split --
 shoot view-infimum       music_sheet.png      --view infimum --op close --length 25 --angles 90 --no-contours
 shoot view-orientation   fingerprint.png      --view orientation --length 15 --angles 60 --no-contours
 shoot view-strength      oriented_texture.png --view strength --op open --length 31 --angles 90 --no-contours
+# Line kinds compared (docs/user-guide.md, "Which line? Line paths, segment, periodic").
+shoot kinds-difference   music_sheet.png      --view result --compare kinds-difference --other-line segment --op close \
+  --angle 30 --length 11 --no-contours
+shoot kinds-side-by-side oriented_texture.png --view result --compare kinds-side-by-side --other-line segment \
+  --op open --angle 30 --length 11 --no-contours
 # The three tasks (docs/user-guide.md, "Tasks").
 shoot task-fingerprint   task_fingerprint_whorl.png --view orientation --length 15 --angles 36 \
   --blend 0.6 --needles 16 --no-contours

@@ -67,7 +67,9 @@ _MORPH_DOC = """{what} of ``img`` by a digital line segment (``linescope-cli {op
 
     img: 2-D array of uint8, uint16 or float32 (no NaN).
     angle: degrees, any finite number (default 0).
-    length: λ, required.{{engine}}
+    length: λ, required.
+    line: the digital line, "paths" (default), "segment" (the 2-D kernel OpenCV's
+        morphologyEx uses) or "periodic" (``--line``).{{engine}}
 
     Returns a new array of ``img``'s shape and type.
     """
@@ -77,11 +79,11 @@ def _line_operator(op, what):
     """The function of one line operator: the five differ only in their name."""
 
     @_documented(_MORPH_DOC.format(what=what, op=op))
-    def operator(img, angle=0.0, length=None, *, backend="auto", algorithm="auto", threads=0):
+    def operator(img, angle=0.0, length=None, *, line="paths", backend="auto", algorithm="auto", threads=0):
         if length is None:
             # As the CLI, which needs --length; the angle has a default, the length none.
             raise TypeError(f"{op}() needs length (the segment's length in pixels, λ ≥ 1)")
-        return _linescope.morph(op, img, angle, length, backend, algorithm, threads)
+        return _linescope.morph(op, img, angle, length, line, backend, algorithm, threads)
 
     operator.__name__ = operator.__qualname__ = op
     return operator
@@ -105,12 +107,13 @@ def _angles_doc(default):
     img: 2-D array of uint8, uint16 or float32 (no NaN).
     length: λ of the segment, 1 … 1000000.
     {_angles_doc("0:180:1")}
-    op: "open" (default), "close", "erode" or "dilate".{{engine}}
+    op: "open" (default), "close", "erode" or "dilate".
+    line: "paths" (default), "segment" or "periodic" (``--line``).{{engine}}
 
     Returns a SweepResult.
     """)
-def sweep(img, length, angles="0:180:1", op="open", *, backend="auto", algorithm="auto", threads=0):
-    return SweepResult(**_linescope.sweep(img, length, angles, op, backend, algorithm, threads))
+def sweep(img, length, angles="0:180:1", op="open", *, line="paths", backend="auto", algorithm="auto", threads=0):
+    return SweepResult(**_linescope.sweep(img, length, angles, op, line, backend, algorithm, threads))
 
 
 @_documented(f"""The angular spectrum and its dominant orientations (``linescope-cli spectrum``).
@@ -123,13 +126,14 @@ def sweep(img, length, angles="0:180:1", op="open", *, backend="auto", algorithm
     {_angles_doc("0:180:1")}
     op: "open", "close", "erode" or "dilate".
     peaks: at most this many peaks, 1 … 100 (default 4).
-    min_prominence: peaks below it are left out, 0 … 1 (default 0.1).{{engine}}
+    min_prominence: peaks below it are left out, 0 … 1 (default 0.1).
+    line: "paths" (default), "segment" or "periodic" (``--line``).{{engine}}
 
     Returns a Spectrum.
     """)
 def spectrum(img, length=None, angles="0:180:1", op="open", *, peaks=4, min_prominence=0.1,
-             backend="auto", algorithm="auto", threads=0):
-    d = _linescope.spectrum(img, length, angles, op, peaks, min_prominence, backend, algorithm, threads)
+             line="paths", backend="auto", algorithm="auto", threads=0):
+    d = _linescope.spectrum(img, length, angles, op, peaks, min_prominence, line, backend, algorithm, threads)
     d["peaks"] = [SpectrumPeak(*p) for p in d["peaks"]]
     return Spectrum(**d)
 

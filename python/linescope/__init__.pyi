@@ -18,12 +18,13 @@ Image = npt.NDArray[Union[np.uint8, np.uint16, np.float32]]
 Backend = Literal["auto", "cpu", "cuda"]
 Algorithm = Literal["auto", "sheared", "vhgw", "fifo", "stack", "reference"]
 SweepOp = Literal["open", "close", "erode", "dilate"]
+LineKind = Literal["paths", "segment", "periodic"]
 # "start:stop:step" (stop excluded) or "N"; N; or (start, step, count).
 Angles = Union[str, int, Tuple[float, float, int], Sequence[float]]
 
 class _LineOperator(Protocol):
     def __call__(self, img: npt.ArrayLike, angle: float = ..., length: Optional[int] = ..., *,
-                 backend: Backend = ..., algorithm: Algorithm = ..., threads: int = ...) -> Image: ...
+                 line: LineKind = ..., backend: Backend = ..., algorithm: Algorithm = ..., threads: int = ...) -> Image: ...
 
 open: _LineOperator
 close: _LineOperator
@@ -31,11 +32,12 @@ erode: _LineOperator
 dilate: _LineOperator
 tophat: _LineOperator
 
-def sweep(img: npt.ArrayLike, length: int, angles: Angles = ..., op: SweepOp = ..., *, backend: Backend = ...,
-          algorithm: Algorithm = ..., threads: int = ...) -> SweepResult: ...
+def sweep(img: npt.ArrayLike, length: int, angles: Angles = ..., op: SweepOp = ..., *, line: LineKind = ...,
+          backend: Backend = ..., algorithm: Algorithm = ..., threads: int = ...) -> SweepResult: ...
 
 def spectrum(img: npt.ArrayLike, length: Optional[int] = ..., angles: Angles = ..., op: SweepOp = ..., *,
-             peaks: int = ..., min_prominence: float = ..., backend: Backend = ..., algorithm: Algorithm = ...,
+             peaks: int = ..., min_prominence: float = ..., line: LineKind = ..., backend: Backend = ...,
+             algorithm: Algorithm = ...,
              threads: int = ...) -> Spectrum: ...
 
 def orientation_field(img: npt.ArrayLike, *, block: int = ..., length: Optional[int] = ..., angle_count: int = ...,

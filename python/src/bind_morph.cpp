@@ -9,12 +9,13 @@ namespace linescope::python {
 
 namespace {
 py::array morph(const std::string& opName, const py::object& image, const py::object& angle,
-                const py::object& length, const std::string& backend, const std::string& algorithm,
-                const py::object& threads) {
+                const py::object& length, const std::string& line, const std::string& backend,
+                const std::string& algorithm, const py::object& threads) {
     const MorphOp op = parseMorphOp(opName);
     LineParams p;
     p.angle = finiteNumber(angle, "angle");
     p.length = segmentLength(length);
+    p.kind = parseLineKind(line);
     const EngineOptions opt = engineOptions(backend, algorithm, threads);
     const InputImage in = inputImage(image);
     return visitPixelType(in, [&]<class T>(std::type_identity<T>) -> py::array {
@@ -31,10 +32,10 @@ py::array morph(const std::string& opName, const py::object& image, const py::ob
 }  // namespace
 
 void bindMorph(py::module_& m) {
-    m.def("morph", &morph, py::arg("op"), py::arg("image"), py::arg("angle"), py::arg("length"), py::arg("backend"),
-          py::arg("algorithm"), py::arg("threads"),
-          "op(image) by a line segment of `length` pixels at `angle` degrees; op is erode, dilate, open, "
-          "close or tophat.");
+    m.def("morph", &morph, py::arg("op"), py::arg("image"), py::arg("angle"), py::arg("length"), py::arg("line"),
+          py::arg("backend"), py::arg("algorithm"), py::arg("threads"),
+          "op(image) by a line of `length` pixels at `angle` degrees, of kind `line` (paths, segment, "
+          "periodic); op is erode, dilate, open, close or tophat.");
 }
 
 }  // namespace linescope::python

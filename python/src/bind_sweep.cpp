@@ -30,12 +30,13 @@ Image<float> orientationAngles(const SweepResult<T>& r) {
 }
 
 py::dict sweepImage(const py::object& image, const py::object& length, const py::object& angles,
-                    const std::string& op, const std::string& backend, const std::string& algorithm,
-                    const py::object& threads) {
+                    const std::string& op, const std::string& line, const std::string& backend,
+                    const std::string& algorithm, const py::object& threads) {
     SweepRequest req;
     req.length = segmentLength(length);
     req.angles = angleSet(angles, "angles");
     req.op = sweepOp(op);
+    req.kind = parseLineKind(line);
     const EngineOptions opt = engineOptions(backend, algorithm, threads);
     const InputImage in = inputImage(image);
     return visitPixelType(in, [&]<class T>(std::type_identity<T>) {
@@ -68,9 +69,11 @@ py::dict sweepImage(const py::object& image, const py::object& length, const py:
 
 py::dict spectrumOf(const py::object& image, const py::object& length, const py::object& angles,
                     const std::string& op, const py::object& peaks, const py::object& minProminence,
-                    const std::string& backend, const std::string& algorithm, const py::object& threads) {
+                    const std::string& line, const std::string& backend, const std::string& algorithm,
+                    const py::object& threads) {
     SweepRequest req;
     req.op = sweepOp(op);
+    req.kind = parseLineKind(line);
     req.angles = angleSet(angles, "angles");
     const int maxPeaks = wholeNumber(peaks, "peaks", 1, 100);
     const double minProm = numberInRange(minProminence, "min_prominence", 0, 1);
@@ -103,11 +106,11 @@ py::dict spectrumOf(const py::object& image, const py::object& length, const py:
 
 void bindSweep(py::module_& m) {
     m.def("sweep", &sweepImage, py::arg("image"), py::arg("length"), py::arg("angles"), py::arg("op"),
-          py::arg("backend"), py::arg("algorithm"), py::arg("threads"),
+          py::arg("line"), py::arg("backend"), py::arg("algorithm"), py::arg("threads"),
           "The sweep of op over the angles: a dict of sup, inf, strength, orientation, arg_index, colours, "
           "spectrum, angles, op, length.");
     m.def("spectrum", &spectrumOf, py::arg("image"), py::arg("length"), py::arg("angles"), py::arg("op"),
-          py::arg("peaks"), py::arg("min_prominence"), py::arg("backend"), py::arg("algorithm"), py::arg("threads"),
+          py::arg("peaks"), py::arg("min_prominence"), py::arg("line"), py::arg("backend"), py::arg("algorithm"), py::arg("threads"),
           "The angular spectrum and its peaks: a dict of op, length, angles, spectrum, peaks.");
 }
 

@@ -277,6 +277,19 @@ private slots:
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join("\n")));
     }
 
+    // It folds line paths only: the other kinds are not offered to it, and refused by it
+    // (the session's sweeps of segments once came out as line paths through it).
+    void sweepInProgressRefusesOtherKinds() {
+        const Image<std::uint8_t> img = test::randomImage<std::uint8_t>(9, 7, 2);
+        const EngineOptions cpu{Backend::Cpu};
+        for (LineKind kind : {LineKind::Segment, LineKind::Periodic}) {
+            const SweepRequest req{MorphOp::Open, 5, AngleSet{0, 45, 4}, kind};
+            QVERIFY(!SweepInProgress<std::uint8_t>::supports(req, cpu));
+            QVERIFY_THROWS_EXCEPTION(Error, SweepInProgress<std::uint8_t>(img.cview(), req, cpu));
+        }
+        QVERIFY(SweepInProgress<std::uint8_t>::supports(SweepRequest{MorphOp::Open, 5, AngleSet{0, 45, 4}}, cpu));
+    }
+
     void rejectsBadRequests() {
         const Image<float> img = test::randomImage<float>(8, 6, 1);
         auto run = [&](MorphOp op, int length, AngleSet a, const Image<float>& f) {

@@ -50,6 +50,28 @@ def test_a_sample_opening_equals_the_cli(cli, samples, tmp_path):
     assert same_pixels(linescope.open(linescope.imread(path), 30, 25), read_png(out))
 
 
+@pytest.mark.parametrize("line", ["segment", "periodic"])
+@pytest.mark.parametrize("angle,length", [(30, 11), (100.5, 8)])
+def test_line_kinds_equal_the_cli(cli, tmp_path, dtype, line, angle, length):
+    img = random_image(dtype, shape=(37, 29))
+    src = input_file(tmp_path, img)
+    out = tmp_path / ("out" + src.suffix)
+    cli("close", "--angle", angle, "--length", length, "--line", line, src, out)
+    assert same_pixels(linescope.close(img, angle, length, line=line), read_output(out))
+    assert not same_pixels(linescope.close(img, angle, length, line=line), linescope.close(img, angle, length))
+    sweep_dir = tmp_path / "sweep"
+    cli("sweep", "--length", length, "--angles", "0:180:30", "--line", line, src, "--out-dir", sweep_dir)
+    ext = "tiff" if dtype == np.float32 else "png"
+    assert same_pixels(linescope.sweep(img, length, "0:180:30", line=line).sup, read_output(sweep_dir / f"supremum.{ext}"))
+    printed = cli.json("spectrum", "--length", length, "--angles", "0:180:30", "--line", line, src)
+    assert linescope.spectrum(img, length, "0:180:30", line=line).spectrum.tolist() == printed["spectrum"]
+
+
+def test_an_unknown_line_kind_is_refused():
+    with pytest.raises(ValueError, match="paths"):
+        linescope.open(random_image(np.uint8), 30, 5, line="straight")
+
+
 @pytest.mark.parametrize("op,angles", [("open", "0:180:1"), ("close", "-10:10.25:0.25"), ("erode", "36"),
                                        ("dilate", "5:95:7.5")])
 def test_sweep_equals_the_cli_folder(cli, tmp_path, dtype, op, angles):

@@ -21,6 +21,8 @@
 using namespace linescope;
 using namespace linescope::render;
 
+Q_DECLARE_METATYPE(linescope::LineKind)
+
 namespace {
 
 struct Rgb8 {
@@ -257,16 +259,21 @@ private slots:
         QVERIFY2(ok, qPrintable(first));
     }
 
+    // For every line kind: the glyph is the kind's own pixel set (line_kernel.h for the
+    // translation-invariant kinds) as the engine uses it.
     void glyphIsTheEngineSegment_data() {
         QTest::addColumn<double>("angle");
         QTest::addColumn<int>("length");
-        for (double a : {0.0, 17.0, 30.0, 45.0, 60.0, 90.0, 112.5, 135.0, 163.0, 179.5})
-            for (int l : {1, 4, 7, 15})
-                QTest::addRow("%g deg, lambda %d", a, l) << a << l;
+        QTest::addColumn<LineKind>("kind");
+        for (LineKind k : {LineKind::Paths, LineKind::Segment, LineKind::Periodic})
+            for (double a : {0.0, 17.0, 30.0, 45.0, 60.0, 90.0, 112.5, 135.0, 163.0, 179.5})
+                for (int l : {1, 4, 7, 15})
+                    QTest::addRow("%s %g deg, lambda %d", lineKindName(k), a, l) << a << l << k;
     }
     void glyphIsTheEngineSegment() {
         QFETCH(double, angle);
         QFETCH(int, length);
+        QFETCH(LineKind, kind);
         const int w = 23, h = 19;
         for (auto [cx, cy] : {std::pair{11, 9}, std::pair{1, 2}, std::pair{21, 17}}) {
             // The engine's own segment: the dilation of one bright pixel lights exactly the
@@ -275,19 +282,21 @@ private slots:
             impulse.at(cx, cy) = 255;
             EngineOptions opt;
             opt.backend = Backend::Cpu;
-            const Image<std::uint8_t> lit = lineMorph<std::uint8_t>(MorphOp::Dilate, impulse.cview(), {angle, length}, opt);
+            // δ(f)(c) = max f(c − k): the impulse at q lights q + K, the pixels ε reads at q.
+            const Image<std::uint8_t> lit =
+                lineMorph<std::uint8_t>(MorphOp::Dilate, impulse.cview(), {angle, length, kind}, opt);
             std::set<std::pair<int, int>> engine, glyph;
             for (int y = 0; y < h; ++y)
                 for (int x = 0; x < w; ++x)
                     if (lit.at(x, y)) engine.insert({x, y});
-            for (const GlyphPixel& p : segmentGlyph(angle, length, cx, cy, w, h)) glyph.insert({p.x, p.y});
+            for (const GlyphPixel& p : lineGlyph(kind, angle, length, cx, cy, w, h)) glyph.insert({p.x, p.y});
             QCOMPARE(glyph, engine);
 
             // Drawn at 3× over a black view: each glyph pixel is a whole 3×3 block.
             const int zoom = 3;
             renderer_->uploadImage<std::uint8_t>(Image<std::uint8_t>(w, h, 0).cview());
             renderer_->setDisplayRange(0, 255);
-            renderer_->setGlyph(angle, length, cx, cy);
+            renderer_->setGlyph(angle, length, cx, cy, kind);
             renderer_->setGlyphColour({0, 1, 0, 1});
             renderer_->setView({static_cast<double>(zoom), 0, 0});
             const Frame f = draw(w * zoom, h * zoom);
@@ -297,6 +306,31 @@ private slots:
             }, 0, &first);
             QVERIFY2(ok, qPrintable(QString("centre (%1,%2): ").arg(cx).arg(cy) + first));
         }
+    }
+
+    // Two kinds compared: the result's grey, dimmed, where they agree; orange where the
+    // difference is positive and blue where negative, brighter with |d| (shaders.h).
+    void signedDifferenceColoursTheSign() {
+        Image<std::uint8_t> img(4, 1);
+        const std::uint8_t v[] = {0, 255, 100, 200};
+        Image<float> d(4, 1);
+        const float dv[] = {0, 0, 5, -10};
+        for (int x = 0; x < 4; ++x) {
+            img.at(x, 0) = v[x];
+            d.at(x, 0) = dv[x];
+        }
+        renderer_->uploadImage<std::uint8_t>(img.cview());
+        renderer_->setDisplayRange(0, 255);
+        renderer_->uploadDifference(d.cview(), 10);
+        renderer_->setColourMap(ColourMap::SignedDifference);
+        const int zoom = 4;  // magnified: nearest texels
+        renderer_->setView({static_cast<double>(zoom), 0, 0});
+        const Frame f = draw(4 * zoom, zoom);
+        const Rgb8 expected[] = {{31, 31, 31}, {133, 133, 133}, {204, 102, 10}, {38, 153, 255}};
+        QString first;
+        const bool ok = framesMatch(f, [&](int x, int) { return expected[x / zoom]; }, 1, &first);
+        renderer_->setColourMap(ColourMap::Grey);
+        QVERIFY2(ok, qPrintable(first));
     }
 
     void contextRecreationRestoresTheState() {

@@ -96,6 +96,21 @@ private:
         return status;
     }
 
+    // The image the copied result command writes, its output (the last word) put in the folder.
+    QByteArray resultOfCommand(QString command, const QString& name) {
+        const QString out = dir_.filePath(name);
+        command = command.trimmed().section(' ', 0, -2) + " " + out;
+        if (runCommand(command) != 0) return {};
+        return bytesOf(io::readImage(out.toStdString(), {}));
+    }
+    // The supremum the copied sweep command writes, its folder put in ours.
+    QByteArray supremumOfCommand(QString command, const QString& name) {
+        const QString folder = command.section("--out-dir ", 1).section(' ', 0, 0);
+        command.replace("--out-dir " + folder, "--out-dir " + dir_.filePath(name));
+        if (runCommand(command) != 0) return {};
+        return bytesOf(io::readImage(dir_.filePath(name + "/supremum.png").toStdString(), {}));
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
@@ -165,12 +180,9 @@ private slots:
 #ifdef LINESCOPE_PYTHONPATH
         QCOMPARE(runPython(python, "result"), expected);
 #endif
-        QString command = copied("copyAsCommandLine");
+        const QString command = copied("copyAsCommandLine");
         QVERIFY2(command.startsWith("linescope-cli close --angle 37.3 --length 15 "), qPrintable(command));
-        const QString out = dir_.filePath("cli-result.png");
-        command = command.trimmed().section(' ', 0, -2) + " " + out;  // the output: the last word
-        QCOMPARE(runCommand(command), 0);
-        QCOMPARE(bytesOf(io::readImage(out.toStdString(), {})), expected);
+        QCOMPARE(resultOfCommand(command, "cli-result.png"), expected);
     }
 
     // A sweep plane: the copied sweep, its field and its folder's file give the plane.
@@ -198,13 +210,56 @@ private slots:
 #ifdef LINESCOPE_PYTHONPATH
         QCOMPARE(runPython(python, "plane"), expected);
 #endif
-        QString command = copied("copyAsCommandLine");
+        const QString command = copied("copyAsCommandLine");
         QVERIFY2(command.startsWith("linescope-cli sweep --length 11 --angles -10:12.5:2.5 --op open "), qPrintable(command));
         const QString folder = command.section("--out-dir ", 1).section(' ', 0, 0);
         QVERIFY2(command.contains("# the view: " + folder + "/supremum.png"), qPrintable(command));
-        command.replace("--out-dir " + folder, "--out-dir " + dir_.filePath("cli-sweep"));
-        QCOMPARE(runCommand(command), 0);
-        QCOMPARE(bytesOf(io::readImage(dir_.filePath("cli-sweep/supremum.png").toStdString(), {})), expected);
+        QCOMPARE(supremumOfCommand(command, "cli-sweep"), expected);
+    }
+
+    // Another line kind: the text names it (--line, line=) and still gives the window's pixels,
+    // the result's and a sweep plane's.
+    void lineKindRoundTrips() {
+        window_->viewControls()->setView(ui::Plane::Result);
+        window_->setOperator(MorphOp::Open);
+        window_->setAngle(30);
+        window_->setLength(11);
+        window_->setLineKind(LineKind::Segment);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->viewport()->snapshot() && [&] {
+            const auto& p = std::get<session::ResultParams>(window_->viewport()->snapshot()->request.params);
+            return p.op == MorphOp::Open && p.line.angle == 30 && p.line.length == 11 && p.line.kind == LineKind::Segment;
+        }(), 30000);
+        const QByteArray expected =
+            bytesOf(std::get<Image<std::uint8_t>>(*session::hostResult(*window_->viewport()->snapshot())).cview());
+        const QString python = copied("copyAsPython");
+        QVERIFY2(python.contains("result = linescope.open(img, angle=30, length=11, line=\"segment\")"), qPrintable(python));
+#ifdef LINESCOPE_PYTHONPATH
+        QCOMPARE(runPython(python, "result"), expected);
+#endif
+        const QString command = copied("copyAsCommandLine");
+        QVERIFY2(command.startsWith("linescope-cli open --angle 30 --length 11 --line segment "), qPrintable(command));
+        QCOMPARE(resultOfCommand(command, "cli-segment.png"), expected);
+
+        window_->setLineKind(LineKind::Periodic);
+        window_->viewControls()->setAngleSet(AngleSet{0, 30, 6});
+        window_->viewControls()->setView(ui::Plane::Supremum);
+        QTRY_VERIFY_WITH_TIMEOUT([&] {
+            const auto s = window_->viewport()->sweepSnapshot();
+            return s && window_->viewport()->shownSweepId() == s->id &&
+                   std::get<session::SweepParams>(s->request.params).sweep.kind == LineKind::Periodic &&
+                   std::get<session::SweepParams>(s->request.params).sweep.angles.count == 6;
+        }(), 60000);
+        const QByteArray plane = bytesOf(
+            std::get<SweepResult<std::uint8_t>>(*session::hostSweep(*window_->viewport()->sweepSnapshot())).sup.cview());
+        const QString sweepPython = copied("copyAsPython");
+        QVERIFY2(sweepPython.contains("line=\"periodic\")"), qPrintable(sweepPython));
+#ifdef LINESCOPE_PYTHONPATH
+        QCOMPARE(runPython(sweepPython, "plane"), plane);
+#endif
+        const QString sweepCommand = copied("copyAsCommandLine");
+        QVERIFY2(sweepCommand.contains(" --line periodic "), qPrintable(sweepCommand));
+        QCOMPARE(supremumOfCommand(sweepCommand, "cli-periodic"), plane);
+        window_->setLineKind(LineKind::Paths);
     }
 
     void cleanupTestCase() { window_.reset(); }
