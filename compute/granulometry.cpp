@@ -125,6 +125,19 @@ Granulometry assemble(const std::vector<detail::GranulometrySum<T>>& sums, int m
 
 }  // namespace
 
+namespace {
+bool runsInOnePass(const GranulometryRequest& req, const EngineOptions& opt) {
+    return !req.angles && req.kind == LineKind::Paths && opt.algorithm != LineAlgorithm::Reference;
+}
+}  // namespace
+
+std::string granulometryCpuNotice(const GranulometryRequest& req, Backend backend) {
+    if (backend != Backend::Cuda) return {};
+    if (runsInOnePass(req, EngineOptions{backend}))
+        return "using the CPU backend (the one-pass granulometry of line paths has no CUDA kernel yet)";
+    return lineKindCpuNotice(req.kind, backend);
+}
+
 void validateGranulometryRequest(const GranulometryRequest& req) {
     if (req.maxLength < 1 || req.maxLength > kMaxGranulometryLength)
         throw Error("the granulometry's longest length must be 1 to " + std::to_string(kMaxGranulometryLength) +
@@ -144,8 +157,7 @@ std::optional<Granulometry> granulometry(ImageView<const T> src, const Granulome
     requireFinite(src);
     resolveBackend(opt.backend);  // throws when CUDA is asked for and missing
 
-    const bool onePass = !req.angles && req.kind == LineKind::Paths && opt.algorithm != LineAlgorithm::Reference;
-    if (onePass) {
+    if (runsInOnePass(req, opt)) {
         if (step && !step(0, 1)) return std::nullopt;
         const LineFamily family = lineFamily(req.angle, src.width, src.height);
         const detail::GranulometryBuckets<T> buckets =

@@ -1,7 +1,7 @@
 // Granulometries by openings along digital lines: the size distribution of an image's bright
 // structures along one orientation (or the best of several), for every length at once.
 //
-// Definitions (docs/definitions.md §7):
+// Definitions (docs/definitions.md §10):
 //   S(λ)  = Σ_{p ∈ R} γ_λ(f)(p)   for λ = 1 … Λ + 1, where γ_λ is the opening of design.md §1
 //           by λ pixels at the angle (computed on the whole image; R only selects the pixels
 //           summed), or, over an angle set, S(λ) = Σ_{p ∈ R} max_k γ_{k,λ}(f)(p);
@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace linescope {
@@ -68,6 +69,11 @@ struct Granulometry {
 // length of a supremum or of a segment/periodic granulometry; the one pass of line paths is
 // one step); returning false stops the computation.
 using GranulometryStepFn = std::function<bool(int done, int total)>;
+
+// Which backend runs the request, in one line for the callers' notices: "" when it runs where
+// `backend` says; else why it runs on the CPU (line paths at one angle: the one-pass walk has
+// no CUDA kernel yet; segment and periodic lines: lineKindCpuNotice).
+std::string granulometryCpuNotice(const GranulometryRequest& req, Backend backend);
 
 // Throws Error for a request every granulometry refuses (Λ out of 1 … kMaxGranulometryLength,
 // angles not finite, a bad angle set).
