@@ -162,7 +162,8 @@ void MainWindow::onDockSnapshot(session::RequestKind kind, const session::Snapsh
         if (session::isSweepPlane(source)) refreshContourRange();
         return;
     case session::RequestKind::Contours:
-    case session::RequestKind::Skew: return;
+    case session::RequestKind::Skew:
+    case session::RequestKind::Granulometry: return;
     }
 }
 

@@ -25,8 +25,10 @@ double msSince(std::chrono::steady_clock::time_point t0, std::chrono::steady_clo
 }
 
 // The order the engine thread takes pending kinds in: what a dragged slider shows first.
+// A granulometry at one angle is one pass over the image (tens of milliseconds); over an angle
+// set it is one sweep a length and gives way to the kinds before it between lengths.
 constexpr RequestKind kPriority[kRequestKindCount] = {RequestKind::Result, RequestKind::Contours, RequestKind::Skew,
-                                                      RequestKind::Sweep};
+                                                      RequestKind::Granulometry, RequestKind::Sweep};
 
 std::size_t slot(RequestKind k) { return static_cast<std::size_t>(k); }
 
@@ -68,6 +70,7 @@ const char* requestKindName(RequestKind k) {
     case RequestKind::Sweep: return "sweep";
     case RequestKind::Contours: return "contours";
     case RequestKind::Skew: return "skew";
+    case RequestKind::Granulometry: return "granulometry";
     }
     return "?";
 }
@@ -298,6 +301,7 @@ void EngineQueue::execute(Job& job) {
         snap->spectrum.reset();
         snap->contours.reset();
         snap->skew.reset();
+        snap->granulometry.reset();
     }
     snap->timings.compute = msSince(t0, std::chrono::steady_clock::now());
     SnapshotPtr published = std::move(snap);
@@ -380,6 +384,16 @@ void EngineQueue::compute(const Job& job, Backend backend, Snapshot& out) {
                         auto contours = std::make_shared<Contours>();
                         finder_->find(bin.cview(), p.mode, p.approx, *contours, &out.timings.contours);
                         out.contours = std::move(contours);
+                    } else if constexpr (std::is_same_v<P, GranulometryParams>) {
+                        // Checked between lengths (the supremum and the other line kinds take
+                        // one sweep or opening a length), the more urgent kinds run there.
+                        const GranulometryStepFn onLength = [&](int done, int total) {
+                            onChunk(done, total);
+                            if (done > 0) yieldToMoreUrgent(kind);
+                            return true;
+                        };
+                        auto g = granulometry<T>(img.cview(), p.request(), opt, onLength);
+                        out.granulometry = std::make_shared<const Granulometry>(std::move(*g));
                     } else {
                         auto o = std::make_shared<SkewOutput>();
                         o->skew = estimateSkew<T>(img.cview(), p.skew, opt);

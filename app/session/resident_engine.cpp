@@ -21,7 +21,7 @@ const cuda::ResidentImage& ResidentEngine::sourceFor(const std::shared_ptr<const
 bool ResidentEngine::compute(const Request& request, const EngineOptions& options, int sweepChunkAngles,
                              const SweepStepFn& step, Snapshot& out) {
     const RequestKind kind = request.kind();
-    if (kind == RequestKind::Skew) return false;
+    if (kind == RequestKind::Skew || kind == RequestKind::Granulometry) return false;  // host work
     cuda::CudaContext& ctx = cuda::CudaContext::get();
     auto lock = ctx.lock();
     if (kind == RequestKind::Result) {

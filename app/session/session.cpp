@@ -147,6 +147,7 @@ void Session::setAngle(double angle) {
     if (angle == params_.angle) return;
     params_.angle = angle;
     submit(RequestKind::Result);
+    if (!params_.granulometry.supremum) submit(RequestKind::Granulometry);
     emit parametersChanged();
 }
 
@@ -170,6 +171,7 @@ void Session::setOp(MorphOp op) {
 void Session::setAngleSet(const AngleSet& angles) {
     params_.angles = angles;
     submit(RequestKind::Sweep);
+    if (params_.granulometry.supremum) submit(RequestKind::Granulometry);
     emit parametersChanged();
 }
 
@@ -189,6 +191,20 @@ void Session::setThreshold(double threshold) {
 void Session::setSkewParams(const SkewParams& p) {
     params_.skew = p;
     submit(RequestKind::Skew);
+    emit parametersChanged();
+}
+
+void Session::setLineKind(LineKind kind) {
+    if (kind == params_.kind) return;
+    params_.kind = kind;
+    for (RequestKind k : {RequestKind::Result, RequestKind::Sweep, RequestKind::Granulometry}) submit(k);
+    emit parametersChanged();
+}
+
+void Session::setGranulometrySettings(const GranulometrySettings& s) {
+    if (s == params_.granulometry) return;
+    params_.granulometry = s;
+    submit(RequestKind::Granulometry);
     emit parametersChanged();
 }
 
@@ -218,6 +234,7 @@ void Session::updateLive() {
             isSweepPlane(view_.view) || view_.spectrumShown || (contours && isSweepPlane(contourSource_)));
     setLive(RequestKind::Skew, view_.spectrumShown);
     setLive(RequestKind::Contours, contours);
+    setLive(RequestKind::Granulometry, view_.granulometryShown);
 }
 
 void Session::setLive(RequestKind kind, bool live) {
@@ -233,8 +250,12 @@ std::optional<Request> Session::requestFor(RequestKind kind) const {
     Request r;
     r.image = image_;
     switch (kind) {
-    case RequestKind::Result: r.params = ResultParams{params_.op, LineParams{params_.angle, params_.length}}; break;
-    case RequestKind::Sweep: r.params = SweepParams{SweepRequest{sweepOp(), params_.length, params_.angles}}; break;
+    case RequestKind::Result:
+        r.params = ResultParams{params_.op, LineParams{params_.angle, params_.length, params_.kind}};
+        break;
+    case RequestKind::Sweep:
+        r.params = SweepParams{SweepRequest{sweepOp(), params_.length, params_.angles, params_.kind}};
+        break;
     case RequestKind::Contours:
         r.params = params_.contours;
         r.contourSource = contourSource_;
@@ -248,6 +269,17 @@ std::optional<Request> Session::requestFor(RequestKind kind) const {
         }
         break;
     case RequestKind::Skew: r.params = SkewRequestParams{params_.skew}; break;
+    case RequestKind::Granulometry: {
+        const GranulometrySettings& g = params_.granulometry;
+        GranulometryParams p;
+        p.angle = params_.angle;
+        if (g.supremum) p.angles = params_.angles;
+        p.maxLength = g.maxLength;
+        p.kind = params_.kind;
+        p.rect = g.region;
+        r.params = p;
+        break;
+    }
     }
     return r;
 }

@@ -122,7 +122,8 @@ public:
                 contourCount_ = s->contours->size();  // the contour list's rows
                 contourPoints_ = s->contours->points.size();
                 break;
-            case RequestKind::Skew: break;
+            case RequestKind::Skew:
+            case RequestKind::Granulometry: break;
             }
             engineMs_ = s->timings.compute;
         });
