@@ -367,6 +367,7 @@ void MainWindow::pushViewOptions() {
     o.contoursVisible = contourPanel_->contoursVisible();
     o.spectrumShown = spectrumDock_->isVisible();
     o.contoursShown = contourDock_->isVisible();
+    o.granulometryShown = granulometryDock_ && granulometryDock_->isVisible();
     session_->setViewOptions(o);
     updateSweepMark();  // a sweep view turned live again submits the cancelled sweep
 }
@@ -446,7 +447,8 @@ void MainWindow::buildMenus() {
     view->addAction(recompute_);
     // Every dock, so that a closed one comes back from here.
     view->addSeparator();
-    for (QDockWidget* dock : {controlsDock_, spectrumDock_, contourDock_}) view->addAction(dock->toggleViewAction());
+    for (QDockWidget* dock : {controlsDock_, spectrumDock_, granulometryDock_, contourDock_})
+        view->addAction(dock->toggleViewAction());
     view->addSeparator();
     buildKeys(parameters, view);
     buildHelpMenu();
