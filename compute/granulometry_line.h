@@ -46,18 +46,19 @@ LINESCOPE_HD inline int granulometryBucket(std::int32_t start, std::int32_t end,
     return reach < cap ? static_cast<int>(reach) : cap;
 }
 
-// Walks f[0..n−1] (canonical values, n ≥ 1) and calls sink(bucket, level, parentLevel, count)
-// once for every cord holding at least one region pixel, bucket in [1, maxLength + 1].
-// regionPrefix: null (every pixel counts) or n + 1 counts, regionPrefix[i] = region pixels
-// among f[0..i−1]. stack: room for n cords.
-template <class T, class Sink>
-LINESCOPE_HD void granulometryLine(const T* f, std::int32_t n, const std::int32_t* regionPrefix, int maxLength,
-                                   GranulometryCord<T>* stack, Sink& sink) {
+// Walks a line of n ≥ 1 pixels and calls sink(bucket, level, parentLevel, count) once for
+// every cord holding at least one region pixel, bucket in [1, maxLength + 1].
+//   f(j)           the canonical value at position j (a pointer or any callable);
+//   regionBefore(j) the region pixels among positions 0 … j−1 (j for the whole line);
+//   stack          room for n cords, indexed stack[d] (a pointer, or a strided view on the GPU).
+template <class T, class Values, class RegionBefore, class Stack, class Sink>
+LINESCOPE_HD void granulometryLine(std::int32_t n, const Values& f, const RegionBefore& regionBefore, int maxLength,
+                                   Stack& stack, Sink& sink) {
     const int cap = maxLength + 1;
     int depth = 0;
     for (std::int32_t j = 0; j <= n; ++j) {
         const bool end = j == n;
-        const T x = end ? T{} : f[j];
+        const T x = end ? T{} : f(j);
         std::int32_t start = j;
         // Pop every cord that x ends: each is [start, j − 1] and its parent's level is the
         // higher of the cord below it and x (the cord x continues or opens).
@@ -66,7 +67,7 @@ LINESCOPE_HD void granulometryLine(const T* f, std::int32_t n, const std::int32_
             T parent;
             if (end) parent = depth > 0 ? stack[depth - 1].level : T{};  // the root's parent level is 0
             else parent = depth > 0 && x < stack[depth - 1].level ? stack[depth - 1].level : x;
-            const std::int32_t count = regionPrefix ? regionPrefix[j] - regionPrefix[c.start] : j - c.start;
+            const std::int32_t count = regionBefore(j) - regionBefore(c.start);
             if (count > 0) {
                 sink(granulometryBucket(c.start, j - 1, n, cap), c.level, parent, count);
             }

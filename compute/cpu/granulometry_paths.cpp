@@ -66,7 +66,14 @@ detail::GranulometryBuckets<T> granulometryPaths(ImageView<const T> src, const L
                 prefix[static_cast<std::size_t>(n)] = inRegion;
                 if (inRegion == 0) continue;  // the line's openings are summed nowhere
             }
-            granulometryLine<T>(f.data(), n, region.whole ? nullptr : prefix.data(), maxLength, stack.data(), sink);
+            const T* values = f.data();
+            const std::int32_t* before = prefix.data();
+            GranulometryCord<T>* cords = stack.data();
+            const auto value = [values](std::int32_t j) { return values[j]; };
+            if (region.whole)
+                granulometryLine<T>(n, value, [](std::int32_t j) { return j; }, maxLength, cords, sink);
+            else
+                granulometryLine<T>(n, value, [before](std::int32_t j) { return before[j]; }, maxLength, cords, sink);
         }
         std::lock_guard lock(merge);  // exact sums: the order of the merges does not matter
         for (std::size_t b = 1; b <= cap; ++b) total[b] += buckets[b];
