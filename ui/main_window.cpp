@@ -326,6 +326,10 @@ void MainWindow::buildControls() {
     connect(angleSpin_, &QDoubleSpinBox::valueChanged, this, [this](double v) { moveAngle(v, false); });
     connect(kindCombo_, &LineKindCombo::kindChanged, this, &MainWindow::setLineKind);
     connect(lengthSlider_, &QSlider::valueChanged, this, [this](int v) { setLength(v); });
+    // While λ is dragged, a big sweep shows its first preview and goes no further; released,
+    // it is finished (Session::setDragging).
+    connect(lengthSlider_, &QSlider::sliderPressed, this, [this] { session_->setDragging(true); });
+    connect(lengthSlider_, &QSlider::sliderReleased, this, [this] { session_->setDragging(false); });
     connect(lengthSpin_, &QSpinBox::valueChanged, this, [this](int v) { setLength(v); });
     connect(opCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i >= 0) setOperator(static_cast<MorphOp>(opCombo_->itemData(i).toInt()));
@@ -386,6 +390,7 @@ void MainWindow::pushViewOptions() {
     o.contoursVisible = contourPanel_->contoursVisible();
     o.spectrumShown = spectrumDock_->isVisible();
     o.contoursShown = contourDock_->isVisible();
+    o.granulometryShown = granulometryDock_ && granulometryDock_->isVisible();
     session_->setViewOptions(o);
     updateSweepMark();  // a sweep view turned live again submits the cancelled sweep
 }
@@ -494,7 +499,8 @@ void MainWindow::buildMenus() {
     view->addAction(recompute_);
     // Every dock, so that a closed one comes back from here.
     view->addSeparator();
-    for (QDockWidget* dock : {controlsDock_, spectrumDock_, contourDock_}) view->addAction(dock->toggleViewAction());
+    for (QDockWidget* dock : {controlsDock_, spectrumDock_, granulometryDock_, contourDock_})
+        view->addAction(dock->toggleViewAction());
     view->addSeparator();
     buildKeys(parameters, view);
     buildHelpMenu();

@@ -49,6 +49,7 @@ class ViewportWidget;
 class ViewControls;
 class SpectrumPanel;
 class ContourPanel;
+class GranulometryPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -96,6 +97,8 @@ public:
     QDockWidget* controlsDock() const { return controlsDock_; }
     QDockWidget* spectrumDock() const { return spectrumDock_; }
     QDockWidget* contourDock() const { return contourDock_; }
+    GranulometryPanel* granulometryPanel() const { return granulometry_; }
+    QDockWidget* granulometryDock() const { return granulometryDock_; }
     QProgressBar* progressBar() const { return progress_; }
     QPushButton* cancelButton() const { return cancel_; }
     // After a cancelled sweep: the status bar's "showing λ = …" mark and the action that
@@ -207,6 +210,8 @@ private:
     ContourPanel* contourPanel_ = nullptr;
     QDockWidget* spectrumDock_ = nullptr;
     QDockWidget* contourDock_ = nullptr;
+    GranulometryPanel* granulometry_ = nullptr;
+    QDockWidget* granulometryDock_ = nullptr;  // tabbed with the spectrum, hidden until asked for
     QMenu* samplesMenu_ = nullptr;
     QMenu* taskMenu_ = nullptr;
     QLabel* polarity_ = nullptr;

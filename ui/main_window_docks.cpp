@@ -1,6 +1,7 @@
 // The main window's spectrum and contour docks: building them, feeding them the session's
 // snapshots, and their exports. (The window's controls and file handling: main_window.cpp.)
 #include "ui/contour_panel.h"
+#include "ui/granulometry_panel.h"
 #include "ui/main_window.h"
 
 #include "app/session/planes.h"
@@ -28,20 +29,38 @@
 
 namespace linescope::ui {
 
+namespace {
+// A dock holding `panel` in `area`, named `objectName` so that the saved window state finds it.
+QDockWidget* addPanelDock(QMainWindow* window, const QString& title, const char* objectName, QWidget* panel,
+                          Qt::DockWidgetArea area) {
+    auto* dock = new QDockWidget(title, window);
+    dock->setObjectName(objectName);
+    dock->setWidget(panel);
+    window->addDockWidget(area, dock);
+    return dock;
+}
+}  // namespace
+
 void MainWindow::buildDocks() {
     spectrum_ = new SpectrumPanel(this);
     spectrum_->follow(*session_);
-    spectrumDock_ = new QDockWidget(tr("Angular spectrum"), this);
-    spectrumDock_->setObjectName("spectrumDock");
-    spectrumDock_->setWidget(spectrum_);
-    addDockWidget(Qt::BottomDockWidgetArea, spectrumDock_);
+    spectrumDock_ = addPanelDock(this, tr("Angular spectrum"), "spectrumDock", spectrum_, Qt::BottomDockWidgetArea);
+
+    // The granulometry: a tab beside the spectrum, computed only while shown (View menu).
+    granulometry_ = new GranulometryPanel(this);
+    granulometry_->follow(*session_);
+    granulometryDock_ = addPanelDock(this, tr("Granulometry"), "granulometryDock", granulometry_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(spectrumDock_, granulometryDock_);
+    granulometryDock_->hide();
+    guardWheel(granulometry_);
+    connect(granulometryDock_, &QDockWidget::visibilityChanged, this, [this] { pushViewOptions(); });
+    connect(granulometry_, &GranulometryPanel::lengthClicked, this, [this](int l) { setLength(l); });
+    connect(granulometry_, &GranulometryPanel::settingsChanged, session_.get(),
+            &session::Session::setGranulometrySettings);
 
     contourPanel_ = new ContourPanel(this);
     contourPanel_->follow(*session_);
-    contourDock_ = new QDockWidget(tr("Contours"), this);
-    contourDock_->setObjectName("contourDock");
-    contourDock_->setWidget(contourPanel_);
-    addDockWidget(Qt::RightDockWidgetArea, contourDock_);
+    contourDock_ = addPanelDock(this, tr("Contours"), "contourDock", contourPanel_, Qt::RightDockWidgetArea);
     // The right-hand column runs the window's height (the spectrum dock spans the viewport
     // only), so that the controls and the contours stand one above the other unscrolled.
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
@@ -162,7 +181,8 @@ void MainWindow::onDockSnapshot(session::RequestKind kind, const session::Snapsh
         if (session::isSweepPlane(source)) refreshContourRange();
         return;
     case session::RequestKind::Contours:
-    case session::RequestKind::Skew: return;
+    case session::RequestKind::Skew:
+    case session::RequestKind::Granulometry: return;
     }
 }
 

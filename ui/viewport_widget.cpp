@@ -220,7 +220,8 @@ void ViewportWidget::follow(const session::Session& session) {
                     break;
                 case session::RequestKind::Sweep: showSnapshot(snapshot); break;
                 case session::RequestKind::Contours: setContours(snapshot->contours); return;
-                case session::RequestKind::Skew: return;
+                case session::RequestKind::Skew:
+                case session::RequestKind::Granulometry: return;
                 }
                 updateMark(session);
             });

@@ -44,6 +44,9 @@ constexpr const char* kHelp =
     "  sweep-41           openings of a 640×640 uint8 image at 180 angles (0:180:1), λ = 41:\n"
     "                     supremum, orientation and spectrum (OpenCV: 180 morphologyEx calls\n"
     "                     with cv::compare/max/sum)\n"
+    "  granulometry-0-256 the granulometry of a 2048×2048 uint8 image at 0°, λ = 1 … 257 (one\n"
+    "                     pass a line; OpenCV: an erosion, a dilation and cv::sum per length)\n"
+    "  granulometry-A-L   any other angle A and longest length L\n"
     "  contours           the contours of a 4928×4112 binary image with about 400 borders\n"
     "                     (RETR_TREE, CHAIN_APPROX_NONE) against cv::findContours; the engine\n"
     "                     reuses one ContourFinder, as a live view would\n"
@@ -148,7 +151,7 @@ int runBench(const ArgList& argList) {
         } catch (const std::invalid_argument&) {
             std::string list;
             for (const auto& n : bench::workloadNames()) list += (list.empty() ? "" : ", ") + n;
-            throw UsageError("unknown workload '" + *w + "' (known: " + list + ", or open-ANGLE-LENGTH)");
+            throw UsageError("unknown workload '" + *w + "' (known: " + list + ", or open-ANGLE-LENGTH, granulometry-ANGLE-LENGTH)");
         }
         names = {*w};
     }

@@ -40,16 +40,6 @@ constexpr const char* kHelp =
 
 constexpr long long kMaxSeLength = 100'000;
 
-// "-o" is the one short option (besides -h): it stands for --out.
-ArgList withLongOut(const ArgList& args) {
-    ArgList out;
-    bool ended = false;
-    for (const std::string& a : args) {
-        if (a == "--") ended = true;
-        out.push_back(!ended && a == "-o" ? "--out" : a);
-    }
-    return out;
-}
 }  // namespace
 
 int runSe(const ArgList& argList) {

@@ -23,6 +23,7 @@ int runContours(const ArgList& args);
 int runBench(const ArgList& args);
 int runBatch(const ArgList& args);
 int runSe(const ArgList& args);  // a line kind's structuring element as files
+int runGranulometry(const ArgList& args);  // S(λ) and the pattern spectrum as CSV or JSON
 
 // The commands batch can run: their options parsed and checked by the command's own
 // parser (UsageError), in `mode`. Null when --help was asked for (and printed).

@@ -230,6 +230,16 @@ void lineKindNotice(LineKind kind, const EngineOptions& options) {
     if (!line.empty()) notice(line);
 }
 
+std::vector<std::string> withLongOut(const std::vector<std::string>& args) {
+    std::vector<std::string> out;
+    bool ended = false;
+    for (const std::string& a : args) {
+        if (a == "--") ended = true;
+        out.push_back(!ended && a == "-o" ? "--out" : a);
+    }
+    return out;
+}
+
 OptionSpec forceOptionSpec() { return {"--force", false}; }
 
 const char* const kForceHelp =

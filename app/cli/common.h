@@ -78,6 +78,10 @@ LineKind lineKindFrom(const Args& args);
 // kernel (lineKindCpuNotice): the request then runs on the CPU.
 void lineKindNotice(LineKind kind, const EngineOptions& options);
 
+// "-o" stands for --out in the commands that write one file (se, granulometry): the
+// arguments with each "-o" before "--" replaced by "--out".
+std::vector<std::string> withLongOut(const std::vector<std::string>& args);
+
 // --force: the flag of every command that writes files, and its help line.
 OptionSpec forceOptionSpec();
 extern const char* const kForceHelp;

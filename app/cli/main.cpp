@@ -41,6 +41,8 @@ constexpr const char* kHelp =
     "  spectrum       the angular spectrum and its peaks as JSON (textures): linescope-cli spectrum tex.png\n"
     "  se             a line's structuring element as a mask and JSON, for OpenCV or DIPlib:\n"
     "                 linescope-cli se --angle 30 --length 41 --line segment -o se.png\n"
+    "  granulometry   the size distribution along lines, S(λ) for λ = 1 … L+1, and its pattern\n"
+    "                 spectrum as CSV or JSON: linescope-cli granulometry --angle 0 --max-length 64 in.png\n"
     "  contours       borders of a thresholded image: linescope-cli contours --threshold 128 in.png --json out.json\n"
     "  bench          the engine against OpenCV: linescope-cli bench [--quick]\n"
     "  batch          any of the above but bench over many files, resumable, with progress:\n"
@@ -58,7 +60,8 @@ constexpr const char* kHelp =
     "are one line on stderr starting with \"linescope-cli: error: \".\n";
 
 constexpr const char* kCommands[] = {"open",     "close",       "erode",    "dilate",   "tophat", "sweep",
-                                     "skew",     "orientation", "spectrum", "contours", "bench", "batch", "se"};
+                                     "skew",     "orientation", "spectrum", "contours", "bench", "batch", "se",
+                                     "granulometry"};
 
 // Levenshtein distance: insertions, deletions and substitutions of one character each.
 std::size_t editDistance(const std::string& a, const std::string& b) {
@@ -115,6 +118,7 @@ int dispatch(const std::vector<std::string>& all) {
     if (cmd == "orientation") return runOrientation(rest);
     if (cmd == "contours") return runContours(rest);
     if (cmd == "se") return runSe(rest);
+    if (cmd == "granulometry") return runGranulometry(rest);
     if (cmd == "bench") return runBench(rest);
     if (cmd == "batch") return runBatch(rest);
     if (!cmd.empty() && cmd[0] == '-') throw UsageError("unknown option '" + cmd + "' (see linescope-cli --help)");

@@ -26,8 +26,10 @@ double msSince(std::chrono::steady_clock::time_point t0, std::chrono::steady_clo
 }
 
 // The order the engine thread takes pending kinds in: what a dragged slider shows first.
+// A granulometry at one angle is one pass over the image (tens of milliseconds); over an angle
+// set it is one sweep a length and gives way to the kinds before it between lengths.
 constexpr RequestKind kPriority[kRequestKindCount] = {RequestKind::Result, RequestKind::Contours, RequestKind::Skew,
-                                                      RequestKind::Sweep};
+                                                      RequestKind::Granulometry, RequestKind::Sweep};
 
 std::size_t slot(RequestKind k) { return static_cast<std::size_t>(k); }
 
@@ -77,6 +79,7 @@ const char* requestKindName(RequestKind k) {
     case RequestKind::Sweep: return "sweep";
     case RequestKind::Contours: return "contours";
     case RequestKind::Skew: return "skew";
+    case RequestKind::Granulometry: return "granulometry";
     }
     return "?";
 }
@@ -250,6 +253,7 @@ void EngineQueue::publishPreview(const Job& job, Backend backend, Snapshot&& pay
         ++stats_.previews;
     }
     emit this->published(published);
+    if (job.request.interactive) throw StoppedAtPreview{};
 }
 
 void EngineQueue::execute(Job& job) {
@@ -272,6 +276,8 @@ void EngineQueue::execute(Job& job) {
             compute(job, backend, *snap);
         } catch (const Cancelled&) {
             throw;
+        } catch (const StoppedAtPreview&) {
+            throw;
         } catch (const std::exception& e) {
             if (backend != Backend::Cuda) throw;
             // Once: retry on the CPU. If the CPU succeeds the GPU was at fault (a failing
@@ -291,6 +297,10 @@ void EngineQueue::execute(Job& job) {
         std::lock_guard lock(mutex_);
         ++stats_.cancelled;
         return;
+    } catch (const StoppedAtPreview&) {
+        std::lock_guard lock(mutex_);
+        ++stats_.stoppedAtPreview;
+        return;
     } catch (const std::bad_alloc&) {
         snap->error = "not enough memory for this " + std::string(requestKindName(kind)) + " request";
     } catch (const std::exception& e) {
@@ -305,6 +315,7 @@ void EngineQueue::execute(Job& job) {
         snap->spectrum.reset();
         snap->contours.reset();
         snap->skew.reset();
+        snap->granulometry.reset();
     }
     snap->timings.compute = msSince(t0, std::chrono::steady_clock::now());
     SnapshotPtr published = std::move(snap);
@@ -413,6 +424,16 @@ void EngineQueue::compute(const Job& job, Backend backend, Snapshot& out) {
                         auto contours = std::make_shared<Contours>();
                         finder_->find(bin.cview(), p.mode, p.approx, *contours, &out.timings.contours);
                         out.contours = std::move(contours);
+                    } else if constexpr (std::is_same_v<P, GranulometryParams>) {
+                        // Checked between lengths (the supremum and the other line kinds take
+                        // one sweep or opening a length), the more urgent kinds run there.
+                        const GranulometryStepFn onLength = [&](int done, int total) {
+                            onChunk(done, total);
+                            if (done > 0) yieldToMoreUrgent(kind);
+                            return true;
+                        };
+                        auto g = granulometry<T>(img.cview(), p.request(), opt, onLength);
+                        out.granulometry = std::make_shared<const Granulometry>(std::move(*g));
                     } else {
                         auto o = std::make_shared<SkewOutput>();
                         o->skew = estimateSkew<T>(img.cview(), p.skew, opt);

@@ -65,6 +65,7 @@ public:
         std::uint64_t cancelled = 0;  // started requests stopped or dropped because superseded
         std::uint64_t published = 0;  // snapshots published (successes and errors)
         std::uint64_t previews = 0;   // preview snapshots published (not counted in published)
+        std::uint64_t stoppedAtPreview = 0;  // interactive sweeps ended at their first preview
     };
 
     // Called on the engine thread at every cancellation checkpoint (step 0 before any work),
@@ -126,6 +127,7 @@ private:
         std::chrono::steady_clock::time_point submittedAt;
     };
     class Cancelled {};  // thrown by a checkpoint of a superseded request
+    class StoppedAtPreview {};  // thrown after the first preview of an interactive sweep
 
     void runLoop();                 // [engine thread]
     void execute(Job& job);         // [engine thread]
@@ -138,7 +140,8 @@ private:
     // during a long sweep is answered within a chunk, not after the sweep.
     void yieldToMoreUrgent(RequestKind running);
     // [engine thread] Publishes a preview of a running sweep unless it is stale: `snap` holds
-    // its payload (sweep or device, spectrum) and preview.
+    // its payload (sweep or device, spectrum) and preview. Then throws StoppedAtPreview if
+    // the sweep is interactive.
     void publishPreview(const Job& job, Backend backend, Snapshot&& snap);
     void setNotice(const QString& line);
 

@@ -147,6 +147,7 @@ void Session::setAngle(double angle) {
     if (angle == params_.angle) return;
     params_.angle = angle;
     submit(RequestKind::Result);
+    if (!params_.granulometry.supremum) submit(RequestKind::Granulometry);
     emit parametersChanged();
 }
 
@@ -170,15 +171,29 @@ void Session::setOp(MorphOp op) {
 void Session::setLineKind(LineKind kind) {
     if (kind == params_.kind) return;
     params_.kind = kind;
-    submit(RequestKind::Result);
-    submit(RequestKind::Sweep);
-    submit(RequestKind::Skew);
+    for (RequestKind k : {RequestKind::Result, RequestKind::Sweep, RequestKind::Skew, RequestKind::Granulometry}) submit(k);
     emit parametersChanged();
+}
+
+void Session::setDragging(bool held) {
+    if (held == dragging_) return;
+    dragging_ = held;
+    if (held) {
+        interactiveSweepSubmitted_ = false;
+        return;
+    }
+    // The last sweep of the drag may have stopped at a preview (or may still be running
+    // towards it): submitted again, it is finished.
+    const SnapshotPtr s = latest(RequestKind::Sweep);
+    const bool finished = s && !s->isPreview() && s->id == lastId_[static_cast<std::size_t>(RequestKind::Sweep)];
+    if (interactiveSweepSubmitted_ && !finished) submit(RequestKind::Sweep);
+    interactiveSweepSubmitted_ = false;
 }
 
 void Session::setAngleSet(const AngleSet& angles) {
     params_.angles = angles;
     submit(RequestKind::Sweep);
+    if (params_.granulometry.supremum) submit(RequestKind::Granulometry);
     emit parametersChanged();
 }
 
@@ -198,6 +213,13 @@ void Session::setThreshold(double threshold) {
 void Session::setSkewParams(const SkewParams& p) {
     params_.skew = p;
     submit(RequestKind::Skew);
+    emit parametersChanged();
+}
+
+void Session::setGranulometrySettings(const GranulometrySettings& s) {
+    if (s == params_.granulometry) return;
+    params_.granulometry = s;
+    submit(RequestKind::Granulometry);
     emit parametersChanged();
 }
 
@@ -235,6 +257,7 @@ void Session::updateLive() {
             isSweepPlane(view_.view) || view_.spectrumShown || (contours && isSweepPlane(contourSource_)));
     setLive(RequestKind::Skew, view_.spectrumShown);
     setLive(RequestKind::Contours, contours);
+    setLive(RequestKind::Granulometry, view_.granulometryShown);
 }
 
 void Session::setLive(RequestKind kind, bool live) {
@@ -255,6 +278,7 @@ std::optional<Request> Session::requestFor(RequestKind kind) const {
         break;
     case RequestKind::Sweep:
         r.params = SweepParams{SweepRequest{sweepOp(), params_.length, params_.angles, params_.kind}};
+        r.interactive = dragging_;
         break;
     case RequestKind::Contours:
         r.params = params_.contours;
@@ -274,6 +298,17 @@ std::optional<Request> Session::requestFor(RequestKind kind) const {
         r.params = SkewRequestParams{skew};
         break;
     }
+    case RequestKind::Granulometry: {
+        const GranulometrySettings& g = params_.granulometry;
+        GranulometryParams p;
+        p.angle = params_.angle;
+        if (g.supremum) p.angles = params_.angles;
+        p.maxLength = g.maxLength;
+        p.kind = params_.kind;
+        p.rect = g.region;
+        r.params = p;
+        break;
+    }
     }
     return r;
 }
@@ -286,7 +321,10 @@ void Session::submit(RequestKind kind) {
         const bool wasCancelled = cancelled_[k];
         cancelled_[k] = false;
         if (wasCancelled) emit cancelledChanged(kind);
-        if (kind == RequestKind::Sweep) sweepTime_.start(secondsNow());
+        if (kind == RequestKind::Sweep) {
+            sweepTime_.start(secondsNow());
+            interactiveSweepSubmitted_ = interactiveSweepSubmitted_ || dragging_;
+        }
     }
 }
 

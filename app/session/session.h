@@ -17,13 +17,22 @@
 
 namespace linescope::session {
 
+// The granulometry dock's own settings (the angle, angle set and line kind are the views').
+struct GranulometrySettings {
+    int maxLength = 64;              // Λ: S(λ) for λ = 1 … Λ+1
+    bool supremum = false;           // over the sweep's angle set rather than at the angle
+    std::optional<PixelRect> region; // the rectangle summed, or the whole image
+    bool operator==(const GranulometrySettings&) const = default;
+};
+
 // Everything the views depend on.
 struct Parameters {
     double angle = 0;                 // the result view's angle, degrees
     int length = 21;                  // λ of the result view and of the sweep
     MorphOp op = MorphOp::Open;       // the result view's operator; the sweep uses it too (top-hat sweeps openings)
-    LineKind kind = LineKind::Paths;  // the digital line of every view: result, sweep, skew (line_kind.h)
+    LineKind kind = LineKind::Paths;  // the digital line of every view: result, sweep, skew, granulometry (line_kind.h)
     AngleSet angles{0, 1, 180};       // the sweep's angle set
+    GranulometrySettings granulometry;
     ContourParams contours;           // threshold (of the input image), mode, approximation
     SkewParams skew;                  // the skew estimate's λ, angles and polarity
 };
@@ -61,17 +70,26 @@ public:
     // [UI thread] Whether the current image differs from the file it was opened from (deskewed).
     bool modified() const { return !beforeDeskew_.empty(); }
 
+    // [UI thread] A slider that moves the sweep is held (true) or released (false). Sweeps
+    // submitted while it is held are interactive (Request::interactive): one that publishes
+    // previews stops at its first, which is what a drag can show at its pace. On release,
+    // a sweep that stopped so is submitted again, to be finished.
+    void setDragging(bool held);
+    bool dragging() const { return dragging_; }
+
     // [UI thread] Parameter setters: each submits only the views that depend on what changed,
     // and returns at once (the engine coalesces a dragged slider to its newest value).
     void setAngle(double angle);
     void setLength(int length);
     void setOp(MorphOp op);
-    // The line kind of the result, the sweep and the skew (and so of contours traced from them).
+    // The line kind of the result, the sweep, the skew and the granulometry (and so of
+    // contours traced from them).
     void setLineKind(LineKind kind);
     void setAngleSet(const AngleSet& angles);
     void setContourParams(const ContourParams& p);
     void setThreshold(double threshold);
     void setSkewParams(const SkewParams& p);
+    void setGranulometrySettings(const GranulometrySettings& s);
     // [UI thread] The plane contours are traced from: the current image, or the result or a
     // sweep plane of the newest snapshot of its kind, read where it lives (on the device in
     // GPU mode). Submits the contours, and again whenever a new snapshot of that kind comes.
@@ -89,13 +107,15 @@ public:
     // follow viewOptionsChanged, exports read viewOptions(). It also decides what is
     // computed: the sweep while a sweep plane, the spectrum dock or contours of a sweep plane
     // are shown, the skew with the spectrum dock, the contours while drawn and their dock is
-    // shown; a view turned on is submitted, one turned off cancelled. A compare mode of two
-    // line kinds (comparesKinds) with the Result view makes the result request compute the
-    // result by ViewOptions::otherKind too, and compare the two (Snapshot::difference).
+    // shown, the granulometry with its dock; a view turned on is submitted, one turned off
+    // cancelled. A compare mode of two line kinds (comparesKinds) with the Result view makes
+    // the result request compute the result by ViewOptions::otherKind too, and compare the
+    // two (Snapshot::difference).
     void setViewOptions(const ViewOptions& options);
     const ViewOptions& viewOptions() const { return view_; }
 
-    // [UI thread] Whether a view is computed (all are by default). Turning one on submits it;
+    // [UI thread] Whether a view is computed (all but the granulometry are by default: it is
+    // computed only while its dock is shown, or when turned on here). Turning one on submits it;
     // turning one off cancels its work and keeps its last snapshot.
     void setLive(RequestKind kind, bool live);
     bool isLive(RequestKind kind) const { return live_[static_cast<std::size_t>(kind)]; }
@@ -157,7 +177,9 @@ private:
     void updateLive();
     std::vector<std::shared_ptr<const AnyImage>> beforeDeskew_;  // the images deskew replaced, oldest first
     Parameters params_;
-    std::array<bool, kRequestKindCount> live_{true, true, true, true};
+    std::array<bool, kRequestKindCount> live_{true, true, true, true, false};
+    bool dragging_ = false;
+    bool interactiveSweepSubmitted_ = false;  // since the slider was taken
     std::array<quint64, kRequestKindCount> lastId_{};  // the newest submitted id of each kind (0: cancelled)
     std::array<bool, kRequestKindCount> cancelled_{};
     RemainingTime sweepTime_;

@@ -6,6 +6,7 @@
 #include "app/session/plane.h"
 #include "compute/backend.h"
 #include "compute/contours/contours.h"
+#include "compute/granulometry.h"
 #include "compute/image.h"
 #include "compute/line_morph.h"
 #include "compute/skew.h"
@@ -30,9 +31,9 @@ int widthOf(const AnyImage& img);
 int heightOf(const AnyImage& img);
 
 // The kinds of work; each kind has at most one queued request and one running request.
-enum class RequestKind { Result, Sweep, Contours, Skew };
-inline constexpr int kRequestKindCount = 4;
-const char* requestKindName(RequestKind k);  // "result", "sweep", "contours", "skew"
+enum class RequestKind { Result, Sweep, Contours, Skew, Granulometry };
+inline constexpr int kRequestKindCount = 5;
+const char* requestKindName(RequestKind k);  // "result", "sweep", "contours", "skew", "granulometry"
 
 // The result view: one operator at one angle and λ, by the line kind of `line`; with
 // `against`, the same operator by that kind too, and the two compared (kind_difference.h).
@@ -60,7 +61,27 @@ struct SkewRequestParams {
     SkewParams skew;
 };
 
-using RequestParams = std::variant<ResultParams, SweepParams, ContourParams, SkewRequestParams>;
+// The granulometry dock: S(λ) and the pattern spectrum at one angle, or the supremum over an
+// angle set, of the whole image or a rectangle of it (compute/granulometry.h).
+struct GranulometryParams {
+    double angle = 0;
+    std::optional<AngleSet> angles;  // set: the supremum over these angles
+    int maxLength = 64;
+    LineKind kind = LineKind::Paths;
+    std::optional<PixelRect> rect;
+    // The engine's request (no mask: the window has rectangles only).
+    GranulometryRequest request() const {
+        GranulometryRequest r;
+        r.angle = angle;
+        r.angles = angles;
+        r.maxLength = maxLength;
+        r.kind = kind;
+        r.rect = rect;
+        return r;
+    }
+};
+
+using RequestParams = std::variant<ResultParams, SweepParams, ContourParams, SkewRequestParams, GranulometryParams>;
 
 struct Snapshot;
 
@@ -72,6 +93,10 @@ struct Request {
     // the same image) where it lives, on the host or on the device; Original traces `image`.
     Plane contourSource = Plane::Original;
     std::shared_ptr<const Snapshot> sourceSnapshot{};
+    // Sweeps only: submitted while a slider is held (Session::setDragging). A sweep that
+    // publishes previews stops at its first one: the next value of the drag supersedes it
+    // anyway, and refining it would hold the device or the cores while the preview is drawn.
+    bool interactive = false;
     RequestKind kind() const { return static_cast<RequestKind>(params.index()); }
 };
 
@@ -136,6 +161,7 @@ struct Snapshot {
     std::shared_ptr<const SweepSpectrum> spectrum;  // RequestKind::Sweep, always
     std::shared_ptr<const Contours> contours;   // RequestKind::Contours
     std::shared_ptr<const SkewOutput> skew;     // RequestKind::Skew
+    std::shared_ptr<const Granulometry> granulometry;  // RequestKind::Granulometry
     // Sweep only: set on a preview (published before the exact snapshot of the same id).
     std::optional<SweepPreview> preview;
 

@@ -37,6 +37,7 @@ struct ViewOptions {
     bool contoursVisible = false;               // contours drawn over the view (and listed)
     bool spectrumShown = false;                 // the spectrum dock (sweep spectrum, skew) is on screen
     bool contoursShown = false;                 // the contours dock is on screen
+    bool granulometryShown = false;             // the granulometry dock is on screen
 
     bool operator==(const ViewOptions&) const = default;
 };

@@ -123,7 +123,8 @@ public:
                 contourCount_ = s->contours->size();  // the contour list's rows
                 contourPoints_ = s->contours->points.size();
                 break;
-            case RequestKind::Skew: break;
+            case RequestKind::Skew:
+            case RequestKind::Granulometry: break;
             }
             engineMs_ = s->timings.compute;
         });
@@ -163,7 +164,7 @@ public:
             interop.push_back(viewport_.timings().gpu + viewport_.timings().upload);
             draw.push_back(viewport_.timings().draw);
         }
-        if (shown) waitForEngine();  // the drag's last sweep ends before the next drag
+        if (shown) waitForEngine();  // the drag's last request ends before the next drag
         const double perChange = static_cast<double>(computations() - computationsBefore) / frames;
         const double kbPerFrame = static_cast<double>(hostTraffic() - trafficBefore) / frames / 1024.0;
         std::printf("| %s | %s | %dx%d | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n",
@@ -195,10 +196,23 @@ public:
         // The same drag at a user's pace: the next λ as soon as this one is on screen, a
         // preview (the first chunk's angles) or the exact sweep; the next λ supersedes the
         // sweep still being refined, as a drag does.
+        // With the slider held (Session::setDragging), a sweep stops at its first preview.
+        session_->setDragging(true);
         drag("sweep view, length drag, first view", o_.sweepFrames, [&](int i) { setLength(51 + 2 * i); }, [&] {
             return shownSweep_ && std::get<SweepParams>(shownSweep_->request.params).sweep.length ==
                                       session_->parameters().length;
         });
+        // The release: from it to the exact sweep on screen.
+        {
+            const auto t0 = std::chrono::steady_clock::now();
+            session_->setDragging(false);
+            while (!shownSweep_ || shownSweep_->isPreview()) QCoreApplication::processEvents(QEventLoop::AllEvents);
+            viewport_.render(egl_.framebuffer(o_.viewW, o_.viewH), o_.viewW, o_.viewH);
+            gl_.Finish();
+            std::printf("\n(sweep view: from the slider's release to the exact sweep on screen %.2f ms; the engine's "
+                        "sweep: queued %.2f ms, computed in %.2f ms)\n\n",
+                        msSince(t0), shownSweep_->timings.queued, shownSweep_->timings.compute);
+        }
         // Contours of the original, shown over the result view, while the threshold moves.
         viewport_.setView(ui::Plane::Result);
         session_->setLive(RequestKind::Sweep, false);

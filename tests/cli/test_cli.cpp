@@ -283,7 +283,7 @@ private slots:
         QVERIFY2(r.code == 0 && r.out.startsWith(QStringLiteral("linescope-cli ")), qPrintable(r.describe()));
         // Each command's --help is checked against the options it declares (printHelp).
         for (const char* cmd : {"open", "close", "erode", "dilate", "tophat", "sweep", "skew", "spectrum", "orientation",
-                                "contours", "bench", "batch", "se"}) {
+                                "contours", "bench", "batch", "se", "granulometry"}) {
             r = runCli({QString::fromLatin1(cmd), QStringLiteral("--help")});
             QVERIFY2(r.code == 0 && r.out.contains(QStringLiteral("usage")) && r.err.isEmpty(),
                      qPrintable(QString::fromLatin1(cmd) + ": " + r.describe()));

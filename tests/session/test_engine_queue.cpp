@@ -586,6 +586,8 @@ private slots:
         QCOMPARE(submitted(), std::uint64_t{11});  // no change
         (void)QTest::qWaitFor([&] { return !session.queue().busy(); }, kTimeoutMs);
         for (int k = 0; k < kRequestKindCount; ++k) {
+            // The granulometry is computed only while its dock is shown (test_granulometry_session).
+            if (static_cast<RequestKind>(k) == RequestKind::Granulometry) continue;
             const auto s = session.latest(static_cast<RequestKind>(k));
             QVERIFY2(s && s->ok(), requestKindName(static_cast<RequestKind>(k)));
         }
@@ -893,6 +895,61 @@ private slots:
         }, kTimeoutMs);
         QCOMPARE(shownStateOf(session.latest(RequestKind::Sweep).get(), session.requestFor(RequestKind::Sweep)).freshness,
                  Freshness::Current);
+    }
+
+    // A sweep submitted while a slider is held shows its first preview and stops there (the
+    // drag's next value would supersede it); the same request not held is refined to the end.
+    void interactiveSweepStopsAtItsFirstPreview() {
+        EngineQueue q(progressiveOptions());
+        Recorder rec(q);
+        const auto img = share(testImage<std::uint8_t>(192, 160, 14));
+        Request held = sweepRequest(img, MorphOp::Open, 15, AngleSet{0, 5, 36});
+        held.interactive = true;
+        q.submit(held);
+        (void)QTest::qWaitFor([&] { return !q.busy() && !rec.published.empty(); }, kTimeoutMs);
+        QCoreApplication::processEvents();  // anything queued after it
+        QCOMPARE(rec.published.size(), std::size_t{1});
+        QVERIFY(rec.published[0]->isPreview());
+        QCOMPARE(rec.published[0]->preview->reduction, 4);
+        QCOMPARE(q.stats().stoppedAtPreview, std::uint64_t{1});
+        QCOMPARE(q.stats().published, std::uint64_t{0});
+        QCOMPARE(q.stats().cancelled, std::uint64_t{0});
+        q.submit(sweepRequest(img, MorphOp::Open, 15, AngleSet{0, 5, 36}));
+        (void)QTest::qWaitFor([&] { return !rec.published.empty() && !rec.published.back()->isPreview(); }, kTimeoutMs);
+        QCOMPARE(rec.published.size(), std::size_t{5});
+    }
+
+    // Dragging λ in the session: each value gets a preview at most, and the release finishes
+    // the sweep of the last value (and only that one), equal to sweep().
+    void releasingTheSliderFinishesTheSweep() {
+        Session session(progressiveOptions());
+        for (auto k : {RequestKind::Result, RequestKind::Contours, RequestKind::Skew}) session.setLive(k, false);
+        session.setAngleSet(AngleSet{0, 5, 36});
+        const Image<std::uint8_t> img = testImage<std::uint8_t>(192, 160, 17);
+        session.setImage(Image<std::uint8_t>::copyOf(img.cview()));
+        (void)QTest::qWaitFor([&] { return !session.queue().busy(); }, kTimeoutMs);
+        const auto before = session.queue().stats();
+        session.setDragging(true);
+        for (int length : {9, 11, 13}) {
+            session.setLength(length);
+            (void)QTest::qWaitFor([&] { return !session.queue().busy(); }, kTimeoutMs);
+            const SnapshotPtr s = session.latest(RequestKind::Sweep);
+            QVERIFY(s && s->isPreview());
+            QCOMPARE(std::get<SweepParams>(s->request.params).sweep.length, length);
+        }
+        QCOMPARE(session.queue().stats().published, before.published);  // no exact sweep while held
+        session.setDragging(false);
+        (void)QTest::qWaitFor([&] { return !session.queue().busy(); }, kTimeoutMs);
+        const SnapshotPtr last = session.latest(RequestKind::Sweep);
+        QVERIFY(last && !last->isPreview());
+        QCOMPARE(std::get<SweepParams>(last->request.params).sweep.length, 13);
+        QCOMPARE(session.queue().stats().published, before.published + 1);
+        compareSweeps(sweep<std::uint8_t>(img.cview(), SweepRequest{MorphOp::Open, 13, AngleSet{0, 5, 36}},
+                                          EngineOptions{Backend::Cpu}),
+                      std::get<SweepResult<std::uint8_t>>(*last->sweep));
+        session.setDragging(true);  // a drag that ends where the exact sweep already is: nothing more
+        session.setDragging(false);
+        QVERIFY(!session.queue().busy());
     }
 
     // The time left: the angles' rate since the first report; before a second one, the first

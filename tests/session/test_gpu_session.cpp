@@ -254,6 +254,16 @@ private slots:
             QCOMPARE(s->spectrum->angles.step, covered.step);
             QCOMPARE(s->spectrum->exact, want.spectrumExact);
         }
+        // Held (a λ drag): the same sweep stops at its first preview.
+        seen.clear();
+        req.interactive = true;
+        q.submit(req);
+        QVERIFY(QTest::qWaitFor([&] { return !q.busy() && !seen.empty(); }, 60000));
+        QCoreApplication::processEvents();
+        QCOMPARE(seen.size(), std::size_t{1});
+        QVERIFY(seen[0]->isPreview());
+        QCOMPARE(seen[0]->preview->anglesDone, 45);
+        QCOMPARE(q.stats().stoppedAtPreview, std::uint64_t{1});
     }
 
     // A CUDA failure in GPU mode (a failing device; too little device memory fails the same
