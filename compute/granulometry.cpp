@@ -8,6 +8,10 @@
 #include "compute/line_morph.h"
 #include "compute/thread_pool.h"
 
+#if LINESCOPE_HAVE_CUDA
+#include "compute/cuda/granulometry_cuda.h"
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <mutex>
@@ -129,12 +133,21 @@ namespace {
 bool runsInOnePass(const GranulometryRequest& req, const EngineOptions& opt) {
     return !req.angles && req.kind == LineKind::Paths && opt.algorithm != LineAlgorithm::Reference;
 }
+// The one-pass walk on the GPU: integer images (float sums are exact sums, which atomics
+// cannot build) and regions without a mask.
+bool runsOnCuda(const GranulometryRequest& req, bool floatImage) {
+    return !floatImage && req.mask.empty();
+}
 }  // namespace
 
-std::string granulometryCpuNotice(const GranulometryRequest& req, Backend backend) {
+
+std::string granulometryCpuNotice(const GranulometryRequest& req, Backend backend, bool floatImage) {
     if (backend != Backend::Cuda) return {};
-    if (runsInOnePass(req, EngineOptions{backend}))
-        return "using the CPU backend (the one-pass granulometry of line paths has no CUDA kernel yet)";
+    if (runsInOnePass(req, EngineOptions{backend})) {
+        if (runsOnCuda(req, floatImage)) return {};
+        return floatImage ? "using the CPU backend (float32 granulometries are exact sums, made on the CPU)"
+                          : "using the CPU backend (a granulometry over a mask runs on the CPU)";
+    }
     return lineKindCpuNotice(req.kind, backend);
 }
 
@@ -155,13 +168,21 @@ std::optional<Granulometry> granulometry(ImageView<const T> src, const Granulome
     const long long pixels = pixelCount(region);
     if (pixels == 0) throw Error("the region holds no pixel of the image (its mask is zero there)");
     requireFinite(src);
-    resolveBackend(opt.backend);  // throws when CUDA is asked for and missing
+    const Backend backend = resolveBackend(opt.backend);  // throws when CUDA is asked for and missing
 
     if (runsInOnePass(req, opt)) {
         if (step && !step(0, 1)) return std::nullopt;
         const LineFamily family = lineFamily(req.angle, src.width, src.height);
-        const detail::GranulometryBuckets<T> buckets =
-            cpu::granulometryPaths<T>(src, family, req.maxLength, region, opt.threads);
+        detail::GranulometryBuckets<T> buckets;
+#if LINESCOPE_HAVE_CUDA
+        if constexpr (!std::is_floating_point_v<T>) {
+            if (backend == Backend::Cuda && runsOnCuda(req, false)) {
+                const std::vector<std::int64_t> b = cuda::granulometryPathsBuckets<T>(src, family, req.maxLength, req.rect);
+                buckets.assign(b.begin(), b.end());
+            }
+        }
+#endif
+        if (buckets.empty()) buckets = cpu::granulometryPaths<T>(src, family, req.maxLength, region, opt.threads);
         // S(λ) = Σ_{μ ≥ λ} bucket[μ].
         std::vector<detail::GranulometrySum<T>> sums(static_cast<std::size_t>(req.maxLength) + 1);
         detail::GranulometrySum<T> running{};

@@ -85,9 +85,11 @@ public:
         if (const auto out = outputs.find("out"); out != outputs.end()) return {out->second};
         return {};
     }
-    std::unique_ptr<JobResult> compute(const std::string&, const cv::Mat& image, const io::NoticeFn&) const override {
+    std::unique_ptr<JobResult> compute(const std::string&, const cv::Mat& image, const io::NoticeFn& say) const override {
         const auto start = std::chrono::steady_clock::now();
         const Granulometry g = io::visitPixelType(image, [&]<class T>(std::type_identity<T>) {
+            const std::string line = granulometryCpuNotice(request_, options_.backend, std::is_floating_point_v<T>);
+            if (!line.empty() && say) say(line);
             return *granulometry<T>(io::viewOf<T>(image), request_, options_);
         });
         const io::GranulometryInfo info{request_, millisecondsSince(start)};
@@ -126,7 +128,6 @@ int runGranulometry(const ArgList& argList) {
     if (format != "csv" && format != "json") throw UsageError("--format must be csv or json, got '" + format + "'");
     if (out) checkOutputs({args.positionals()[0]}, {*out}, args.has("--force"));
     const EngineOptions options = engineOptionsFrom(args);
-    if (const std::string line = granulometryCpuNotice(req, options.backend); !line.empty()) notice(line);
     auto job = std::make_unique<GranulometryJob>(req, format == "csv", options);
     job->singleInput = args.positionals()[0];
     if (out) job->singleOutputs["out"] = *out;

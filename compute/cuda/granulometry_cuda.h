@@ -4,11 +4,10 @@
 // are whole numbers, so atomic additions in any order give the CPU's sums exactly; float32
 // sums are exact sums (exact_sum.h), which atomics cannot build, and stay on the CPU.
 //
-// NOT YET RUN ON A GPU (written and compiled for sm_90 without a device): the dispatcher
-// (granulometry.cpp) does not call it, and tests/compute/test_cuda_granulometry.cpp (label
-// gpu) compares it with the CPU where a GPU is present. The per-line walk is the CPU's own,
-// checked by test_granulometry; what a GPU run still has to confirm is the kernel around it
-// (line extents, strided stacks, the shared and global atomics, the launch).
+// granulometry() calls it for integer images without a mask on the CUDA backend;
+// tests/compute/test_cuda_granulometry.cpp (label gpu) compares it, and the dispatcher, with
+// the CPU (it passed on the H200 under memcheck, racecheck, initcheck and synccheck:
+// tests/gpu/sanitizer-results.md).
 #pragma once
 
 #include "compute/granulometry.h"

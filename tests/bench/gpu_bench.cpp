@@ -6,7 +6,7 @@
 //
 //   linescope-gpu-bench [--out DIR] [--quick] [--reps N] [--warmup N] [--mask-style path|round]
 //                       [--only SECTION,...] [--no-check] [--dump-inputs DIR]
-//   sections: sweep640 open4096 sweep4k sweeptypes angles lengths paper contours host npp (the copy floor
+//   sections: sweep640 open4096 sweep4k sweeptypes angles lengths paper contours granulometry host npp (the copy floor
 //   always runs)
 //
 // Device timings: CUDA events around each run on the engine's stream, warm-up runs first,
@@ -19,6 +19,8 @@
 // backend's (tree, none). The exit status is 1 when a check fails.
 #include "compute/backend.h"
 #include "compute/cuda/device_image.h"
+#include "compute/cuda/granulometry_cuda.h"
+#include "compute/granulometry.h"
 #include "compute/image.h"
 #include "compute/line_morph.h"
 #include "compute/sweep.h"
@@ -56,6 +58,8 @@ using linescope::EngineOptions;
 using linescope::ImageView;
 using linescope::LineAlgorithm;
 using linescope::MorphOp;
+using linescope::Granulometry;
+using linescope::GranulometryRequest;
 using linescope::SweepRequest;
 using U8 = std::uint8_t;
 
@@ -77,14 +81,14 @@ struct Options {
     std::string dumpInputs;
 };
 
-const std::vector<std::string> kSections = {"sweep640", "open4096", "sweep4k", "sweeptypes",  "angles", "lengths",
-                                            "paper",    "contours", "host",     "npp"};
+const std::vector<std::string> kSections = {"sweep640", "open4096", "sweep4k",  "sweeptypes",  "angles",
+                                            "lengths",  "paper",    "contours", "granulometry", "host", "npp"};
 
 [[noreturn]] void usage(const std::string& error) {
     std::cerr << "linescope-gpu-bench: " << error << "\n"
               << "usage: linescope-gpu-bench [--out DIR] [--quick] [--reps N] [--warmup N]\n"
               << "         [--mask-style path|round] [--only SECTION,...] [--no-check] [--dump-inputs DIR]\n"
-              << "sections: sweep640 open4096 sweep4k sweeptypes angles lengths paper contours host npp\n";
+              << "sections: sweep640 open4096 sweep4k sweeptypes angles lengths paper contours granulometry host npp\n";
     std::exit(2);
 }
 
@@ -572,6 +576,33 @@ void sectionSweepTypes(Bench& b) {
         const double f32 = timeTypedSweep(2, host, w, h, req, b.opt.warmup, b.opt.reps).medianMs;
         b.emit("| " + sizeText(w, h) + " | " + fmtMs(u8) + " | " + fmtMs(u16) + " | " + fmtNum(u16 / u8) + "× | " +
                fmtMs(f32) + " | " + fmtNum(f32 / u8) + "× |\n");
+    }
+    b.emit("\n");
+}
+
+// Issue 18's granulometry: S(λ) for λ = 1 … 256 of a 2048² u8 image at one angle, from host
+// memory (the upload, the one-pass walk of every line, the buckets back), wall clock; the CPU
+// engine (every core of this machine) in the same run, and the two checked equal.
+void sectionGranulometry(Bench& b) {
+    const int w = 2048, h = 2048, maxLength = 256;
+    const std::vector<U8>& host = b.image(w, h);
+    const ImageView<const U8> view{host.data(), w, h};
+    b.emit("## Granulometry: λ = 1 … 256 of 2048×2048 u8 at one angle (from host memory, wall clock)\n\n"
+           "| angle | GPU ms | CPU ms (all cores) | CPU ÷ GPU | check |\n|---|---:|---:|---:|---|\n");
+    for (const double angle : {0.0, 30.0, 45.0, 90.0}) {
+        GranulometryRequest req;
+        req.angle = angle;
+        req.maxLength = maxLength;
+        std::optional<Granulometry> gpu, cpu;
+        const Stats g = timeHost(b.opt.warmup, b.opt.reps, [&](int) {
+            gpu = linescope::granulometry<U8>(view, req, EngineOptions{Backend::Cuda});
+        });
+        const Stats c = timeHost(1, std::max(3, b.opt.reps / 5), [&](int) {
+            cpu = linescope::granulometry<U8>(view, req, EngineOptions{Backend::Cpu});
+        });
+        const bool same = gpu && cpu && gpu->sumsExact == cpu->sumsExact;
+        b.emit("| " + fmtNum(angle) + "° | " + fmtMs(g.medianMs) + " | " + fmtMs(c.medianMs) + " | " +
+               fmtNum(c.medianMs / g.medianMs) + "× | " + (same ? "= CPU" : "**differs**") + " |\n");
     }
     b.emit("\n");
 }
@@ -1111,6 +1142,7 @@ int main(int argc, char** argv) {
         set4096 = OpeningSet{};  // give the memory back before the peers
         runSection(b, "paper", [&] { sectionPaper(b); });
         runSection(b, "contours", [&] { sectionContours(b); });
+        runSection(b, "granulometry", [&] { sectionGranulometry(b); });
         runSection(b, "host", [&] { sectionHost(b); });
         runSection(b, "npp", [&] { sectionNpp(b); });
         if (!b.opt.dumpInputs.empty())  // the cv2 peer reads these three whatever sections ran

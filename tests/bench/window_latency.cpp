@@ -202,17 +202,35 @@ public:
             return shownSweep_ && std::get<SweepParams>(shownSweep_->request.params).sweep.length ==
                                       session_->parameters().length;
         });
-        // The release: from it to the exact sweep on screen.
-        {
+        // The release: from it to the exact sweep on screen; then twice more, after a short
+        // held drag, and a λ set without a drag, for comparison.
+        const auto exactOnScreen = [&](const char* what) {
             const auto t0 = std::chrono::steady_clock::now();
-            session_->setDragging(false);
-            while (!shownSweep_ || shownSweep_->isPreview()) QCoreApplication::processEvents(QEventLoop::AllEvents);
+            if (session_->dragging()) session_->setDragging(false);
+            while (!shownSweep_ || shownSweep_->isPreview() ||
+                   std::get<SweepParams>(shownSweep_->request.params).sweep.length != session_->parameters().length)
+                QCoreApplication::processEvents(QEventLoop::AllEvents);
             viewport_.render(egl_.framebuffer(o_.viewW, o_.viewH), o_.viewW, o_.viewH);
             gl_.Finish();
-            std::printf("\n(sweep view: from the slider's release to the exact sweep on screen %.2f ms; the engine's "
-                        "sweep: queued %.2f ms, computed in %.2f ms)\n\n",
-                        msSince(t0), shownSweep_->timings.queued, shownSweep_->timings.compute);
+            std::printf("(sweep view: %s to the exact sweep on screen %.2f ms; the engine's sweep: queued %.2f ms, "
+                        "computed in %.2f ms)\n",
+                        what, msSince(t0), shownSweep_->timings.queued, shownSweep_->timings.compute);
+        };
+        std::printf("\n");
+        exactOnScreen("from the slider's release");
+        for (int k = 0; k < 2; ++k) {
+            session_->setDragging(true);
+            setLength(31 + 2 * k);
+            while (!shownSweep_ || std::get<SweepParams>(shownSweep_->request.params).sweep.length != 31 + 2 * k)
+                QCoreApplication::processEvents(QEventLoop::AllEvents);
+            waitForEngine();
+            exactOnScreen("from another release");
         }
+        for (int k = 0; k < 2; ++k) {
+            setLength(41 + 2 * k);
+            exactOnScreen("from a λ set without a drag");
+        }
+        std::printf("\n");
         // Contours of the original, shown over the result view, while the threshold moves.
         viewport_.setView(ui::Plane::Result);
         session_->setLive(RequestKind::Sweep, false);

@@ -57,6 +57,35 @@ private slots:
         compare(test::randomImage<std::uint8_t>(2048, 2048, 9, test::ImageKind::Noise), 30.0, 256, std::nullopt);
         compare(test::randomImage<std::uint8_t>(700, 300, 10, test::ImageKind::Blocky), 0.0, 6000, std::nullopt);
     }
+
+    // What users call: granulometry() on the CUDA backend gives the CPU's sums and spectrum;
+    // float32 images and masks, which the GPU does not take, give them too (on the CPU), and
+    // the notice says which runs where.
+    void dispatcherOnCudaEqualsTheCpu() {
+        const Image<std::uint16_t> img = test::randomImage<std::uint16_t>(257, 190, 11, test::ImageKind::FewLevels);
+        Image<std::uint8_t> mask(257, 190, 0);
+        for (int y = 20; y < 150; ++y)
+            for (int x = 30; x < 200; x += 2) mask.at(x, y) = 1;
+        for (const bool masked : {false, true}) {
+            GranulometryRequest req;
+            req.angle = 33.3;
+            req.maxLength = 90;
+            req.rect = PixelRect{10, 10, 200, 170};
+            if (masked) req.mask = mask.cview();
+            const Granulometry cpu = *granulometry<std::uint16_t>(img.cview(), req, EngineOptions{Backend::Cpu});
+            const Granulometry gpu = *granulometry<std::uint16_t>(img.cview(), req, EngineOptions{Backend::Cuda});
+            QCOMPARE(gpu.sumsExact, cpu.sumsExact);
+            QCOMPARE(gpu.spectrumExact, cpu.spectrumExact);
+            QCOMPARE(granulometryCpuNotice(req, Backend::Cuda, false).empty(), !masked);
+        }
+        const Image<float> f = test::finiteFloatImage(120, 80, 12, test::ImageKind::Noise);
+        GranulometryRequest req;
+        req.angle = 120;
+        req.maxLength = 40;
+        QCOMPARE(granulometry<float>(f.cview(), req, EngineOptions{Backend::Cuda})->sums,
+                 granulometry<float>(f.cview(), req, EngineOptions{Backend::Cpu})->sums);
+        QVERIFY(!granulometryCpuNotice(req, Backend::Cuda, true).empty());
+    }
 };
 
 QTEST_MAIN(TestCudaGranulometry)
