@@ -203,7 +203,7 @@ std::string degrees(double a) {
 
 const char* algoLabel(LineAlgorithm a) {
     switch (a) {
-    case LineAlgorithm::Auto: return "auto (band)";
+    case LineAlgorithm::Auto: return "auto";  // sweeps: the tile sweep where it applies, else band; openings: band
     case LineAlgorithm::Fifo: return "fifo";
     case LineAlgorithm::Stack: return "stack";
     default: return linescope::algorithmName(a);

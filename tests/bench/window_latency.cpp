@@ -198,7 +198,7 @@ public:
         // sweep still being refined, as a drag does.
         // With the slider held (Session::setDragging), a sweep stops at its first preview.
         session_->setDragging(true);
-        drag("sweep view, length drag, first view", o_.sweepFrames, [&](int i) { setLength(51 + 2 * i); }, [&] {
+        drag("sweep view, length drag, first view", o_.sweepFrames, [&](int i) { setLength(11 + 2 * i); }, [&] {
             return shownSweep_ && std::get<SweepParams>(shownSweep_->request.params).sweep.length ==
                                       session_->parameters().length;
         });
