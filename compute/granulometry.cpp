@@ -148,7 +148,7 @@ std::string granulometryCpuNotice(const GranulometryRequest& req, Backend backen
         return floatImage ? "using the CPU backend (float32 granulometries are exact sums, made on the CPU)"
                           : "using the CPU backend (a granulometry over a mask runs on the CPU)";
     }
-    return lineKindCpuNotice(req.kind, backend);
+    return {};  // the supremum and segment and periodic lines: openings and sweeps on the device
 }
 
 void validateGranulometryRequest(const GranulometryRequest& req) {

@@ -71,9 +71,9 @@ struct Granulometry {
 using GranulometryStepFn = std::function<bool(int done, int total)>;
 
 // Which backend runs the request, in one line for the callers' notices: "" when it runs where
-// `backend` says; else why it runs on the CPU (line paths at one angle run on the GPU for
-// integer images without a mask; float32 sums are exact sums, made on the CPU; the supremum
-// and segment and periodic lines: lineKindCpuNotice).
+// `backend` says; else why it runs on the CPU (the one-pass walk of line paths runs on the
+// GPU for integer images without a mask: float32 sums are exact sums, made on the CPU; the
+// supremum and segment and periodic lines run their openings and sweeps on the device).
 std::string granulometryCpuNotice(const GranulometryRequest& req, Backend backend, bool floatImage);
 
 // Throws Error for a request every granulometry refuses (Λ out of 1 … kMaxGranulometryLength,

@@ -11,6 +11,7 @@
 
 #if LINESCOPE_HAVE_CUDA
 #include "compute/cuda/cuda_backend.h"
+#include "compute/cuda/kernel_line_morph.h"
 #endif
 
 #include <algorithm>
@@ -76,13 +77,6 @@ void kernelLineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const
 
 }  // namespace
 
-bool lineKindOnCuda(LineKind kind) { return kind == LineKind::Paths; }
-
-std::string lineKindCpuNotice(LineKind kind, Backend backend) {
-    if (backend != Backend::Cuda || lineKindOnCuda(kind)) return {};
-    return std::string("using the CPU backend (") + lineKindName(kind) + " lines have no CUDA kernel yet)";
-}
-
 template <class T>
 void lineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineParams& p, const EngineOptions& opt) {
     requireSameSize(src, dst);
@@ -91,8 +85,15 @@ void lineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineP
     const LineFamily family = lineFamily(p.angle, src.width, src.height);
     requireNoNaN(src);
     const Backend backend = resolveBackend(opt.backend);  // throws when CUDA is asked for and missing
-    if (p.kind != LineKind::Paths) {  // CPU only for now (lineKindOnCuda)
-        kernelLineMorph<T>(op, src, dst, lineKernel(p.kind, p.angle, p.length), opt.algorithm);
+    if (p.kind != LineKind::Paths) {  // a translation-invariant kernel: the same set at every pixel
+        const LineKernel kernel = lineKernel(p.kind, p.angle, p.length);
+#if LINESCOPE_HAVE_CUDA
+        if (backend == Backend::Cuda && opt.algorithm != LineAlgorithm::Reference) {
+            cuda::kernelLineMorph<T>(op, src, dst, kernel);
+            return;
+        }
+#endif
+        kernelLineMorph<T>(op, src, dst, kernel, opt.algorithm);
         return;
     }
 #if LINESCOPE_HAVE_CUDA

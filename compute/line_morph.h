@@ -22,13 +22,6 @@ struct LineParams {
     LineKind kind = LineKind::Paths;  // which digital line (line_kind.h)
 };
 
-// Whether the CUDA backend has kernels for the kind. Requests for a kind it lacks run on the
-// CPU (lineMorph and sweep route them there), and callers say so with lineKindCpuNotice.
-bool lineKindOnCuda(LineKind kind);
-// "using the CPU backend (segment lines have no CUDA kernel yet)" when `backend` is CUDA and
-// the kind has no kernel there, else "".
-std::string lineKindCpuNotice(LineKind kind, Backend backend);
-
 // dst = op(src) by the segment; dst may not alias src. Throws Error on bad input
 // (empty image, size mismatch, λ < 1, NaN in float images, unavailable backend).
 // Segment and periodic kernels run on the CPU whatever the algorithm (only Reference differs:

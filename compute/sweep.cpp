@@ -167,7 +167,9 @@ SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req, const Engi
     requireNoNaN(src);
     const Backend backend = resolveBackend(opt.backend);
 #if LINESCOPE_HAVE_CUDA
-    if (backend == Backend::Cuda && usesBandKernel(opt.algorithm) && lineKindOnCuda(req.kind))
+    // Segment and periodic sweeps fold one image an angle (sweepByImages), each computed on
+    // the backend's device by lineMorph.
+    if (backend == Backend::Cuda && usesBandKernel(opt.algorithm) && req.kind == LineKind::Paths)
         return cuda::sweep<T>(src, req);
 #else
     (void)backend;

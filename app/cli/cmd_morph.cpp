@@ -94,7 +94,6 @@ std::unique_ptr<CommandJob> morphJob(MorphOp op, const ArgList& argList, JobMode
     p.kind = lineKindFrom(args);
     if (mode == JobMode::Single) checkOutputs({args.positionals()[0]}, {args.positionals()[1]}, args.has("--force"));
     const EngineOptions options = engineOptionsFrom(args);
-    lineKindNotice(p.kind, options);
     auto job = std::make_unique<MorphJob>(op, p, options);
     if (mode == JobMode::Single) {
         job->singleInput = args.positionals()[0];

@@ -183,7 +183,6 @@ std::unique_ptr<CommandJob> orientationJob(const ArgList& argList, JobMode mode)
         checkOutputs({args.positionals()[0]}, outputs, args.has("--force"));
     }
     const EngineOptions options = engineOptionsFrom(args);
-    lineKindNotice(p.kind, options);
     auto job = std::make_unique<OrientationJob>(p, method, csv, needles, options);
     if (mode == JobMode::Single) {
         job->singleInput = args.positionals()[0];

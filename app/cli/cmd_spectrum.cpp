@@ -135,7 +135,6 @@ std::unique_ptr<CommandJob> spectrumJob(const ArgList& argList, JobMode mode) {
     const double minProminence = numberFrom(args, "--min-prominence", 0.1, 0, 1);
     const std::optional<int> length = args.has("--length") ? std::optional<int>(lengthFrom(args)) : std::nullopt;
     const EngineOptions options = engineOptionsFrom(args);
-    lineKindNotice(req.kind, options);
     auto job = std::make_unique<SpectrumJob>(req, length, maxPeaks, minProminence, options);
     if (mode == JobMode::Single) job->singleInput = args.positionals()[0];
     return job;

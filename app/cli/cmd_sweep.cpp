@@ -221,7 +221,6 @@ std::unique_ptr<CommandJob> sweepJob(const ArgList& argList, JobMode mode) {
                          "batch's --out-dir");
     if (mode == JobMode::Single && (!outDir || outDir->empty())) throw UsageError("'sweep' needs --out-dir DIR");
     const EngineOptions options = engineOptionsFrom(args);
-    lineKindNotice(req.kind, options);
     auto job = std::make_unique<SweepJob>(req, options, args.has("--force"), mode);
     if (mode == JobMode::Single) {
         job->singleInput = args.positionals()[0];

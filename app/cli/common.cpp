@@ -225,11 +225,6 @@ LineKind lineKindFrom(const Args& args) {
     }
 }
 
-void lineKindNotice(LineKind kind, const EngineOptions& options) {
-    const std::string line = lineKindCpuNotice(kind, options.backend);
-    if (!line.empty()) notice(line);
-}
-
 std::vector<std::string> withLongOut(const std::vector<std::string>& args) {
     std::vector<std::string> out;
     bool ended = false;

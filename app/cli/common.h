@@ -74,9 +74,6 @@ AngleSet anglesFrom(const Args& args, const std::string& fallback);
 OptionSpec lineOptionSpec();
 extern const char* const kLineHelp;
 LineKind lineKindFrom(const Args& args);
-// Queues the engine's notice when `options` name the CUDA backend and the kind has no CUDA
-// kernel (lineKindCpuNotice): the request then runs on the CPU.
-void lineKindNotice(LineKind kind, const EngineOptions& options);
 
 // "-o" stands for --out in the commands that write one file (se, granulometry): the
 // arguments with each "-o" before "--" replaced by "--out".

@@ -33,14 +33,6 @@ constexpr RequestKind kPriority[kRequestKindCount] = {RequestKind::Result, Reque
 
 std::size_t slot(RequestKind k) { return static_cast<std::size_t>(k); }
 
-// The line kind a request computes with (nullopt for contours, which trace a plane).
-std::optional<LineKind> lineKindOf(const Request& r) {
-    if (const auto* p = std::get_if<ResultParams>(&r.params)) return p->line.kind;
-    if (const auto* p = std::get_if<SweepParams>(&r.params)) return p->sweep.kind;
-    if (const auto* p = std::get_if<SkewRequestParams>(&r.params)) return p->skew.kind;
-    return std::nullopt;
-}
-
 // The binary image "pixel > threshold" (255 / 0) that contours are traced on.
 template <class T>
 Image<std::uint8_t> thresholded(ImageView<const T> img, double threshold) {
@@ -360,13 +352,6 @@ void EngineQueue::compute(const Job& job, Backend backend, Snapshot& out) {
         if (resident_->compute(job.request, opt, options_.deviceSweepChunkAngles, onChunk, onPreview, out)) return;
     }
 #endif
-
-    // Segment and periodic lines have no CUDA kernel: lineMorph and sweep run them on the
-    // CPU, and the snapshot says so.
-    if (const auto line = lineKindOf(job.request); line && !lineKindOnCuda(*line) && backend == Backend::Cuda) {
-        out.notice = lineKindCpuNotice(*line, backend);
-        out.backend = Backend::Cpu;
-    }
 
     const AnyImage& image = *job.request.image;
     std::visit(

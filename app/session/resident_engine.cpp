@@ -39,10 +39,10 @@ bool ResidentEngine::compute(const Request& request, const EngineOptions& option
                              const SweepStepFn& step, const PreviewFn& preview, Snapshot& out) {
     const RequestKind kind = request.kind();
     if (kind == RequestKind::Skew || kind == RequestKind::Granulometry) return false;  // host work
-    // Kinds without CUDA kernels, and two kinds compared, are computed on the host.
-    if (const auto* r = std::get_if<ResultParams>(&request.params); r && (!lineKindOnCuda(r->line.kind) || r->against))
-        return false;
-    if (const auto* s = std::get_if<SweepParams>(&request.params); s && !lineKindOnCuda(s->sweep.kind)) return false;
+    // Two kinds compared, and sweeps of segment and periodic lines (an opening an angle), go
+    // through the host API, whose operators still run on the device.
+    if (const auto* r = std::get_if<ResultParams>(&request.params); r && r->against) return false;
+    if (const auto* s = std::get_if<SweepParams>(&request.params); s && s->sweep.kind != LineKind::Paths) return false;
     cuda::CudaContext& ctx = cuda::CudaContext::get();
     auto lock = ctx.lock();
     if (kind == RequestKind::Result) {

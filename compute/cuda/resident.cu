@@ -2,6 +2,7 @@
 
 #include "compute/cuda/contours_device.h"
 #include "compute/cuda/cuda_line_api.h"
+#include "compute/cuda/kernel_line_morph.h"
 #include "compute/cuda/zones.h"
 #include "compute/line_geometry.h"
 #include "compute/pixel_rules.h"
@@ -323,8 +324,18 @@ std::shared_ptr<ResidentImage> uploadResident(ImageView<const T> image, CudaCont
 std::shared_ptr<ResidentImage> lineMorphResident(MorphOp op, const ResidentImage& src, const LineParams& line,
                                                  LineAlgorithm algorithm, CudaContext& ctx) {
     const Segment seg = segmentOf(line.length);
-    const LineFamily family = lineFamily(line.angle, src.width(), src.height());
     auto dst = std::make_shared<ResidentImage>(src.type(), src.width(), src.height(), ctx);
+    if (line.kind != LineKind::Paths) {  // one kernel at every pixel (kernel_line_morph.h)
+        const LineKernel kernel = lineKernel(line.kind, line.angle, line.length);
+        visitPixelType(src.type(), [&](auto tag) {
+            using T = decltype(tag);
+            const DeviceImageView<T> mid = ctx.image<T>(BufferSlot::Temp, src.width(), src.height());
+            kernelLineMorphDevice<T>(op, src.view<T>(), dst->view<T>(), mid, kernel, ctx);
+        });
+        ctx.synchronize();  // complete before it is handed out (readers use a stream of their own)
+        return dst;
+    }
+    const LineFamily family = lineFamily(line.angle, src.width(), src.height());
     visitPixelType(src.type(), [&](auto tag) {
         using T = decltype(tag);
         const std::vector<Strip> strips = zones::lineMorphStrips<T>(op, family, seg, algorithm, zones::Input::Device, ctx);

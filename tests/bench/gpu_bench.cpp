@@ -6,7 +6,7 @@
 //
 //   linescope-gpu-bench [--out DIR] [--quick] [--reps N] [--warmup N] [--mask-style path|round]
 //                       [--only SECTION,...] [--no-check] [--dump-inputs DIR]
-//   sections: sweep640 open4096 sweep4k sweeptypes angles lengths paper contours granulometry host npp (the copy floor
+//   sections: sweep640 open4096 sweep4k sweeptypes angles lengths paper contours granulometry kinds host npp (the copy floor
 //   always runs)
 //
 // Device timings: CUDA events around each run on the engine's stream, warm-up runs first,
@@ -21,6 +21,7 @@
 #include "compute/cuda/device_image.h"
 #include "compute/cuda/granulometry_cuda.h"
 #include "compute/granulometry.h"
+#include "compute/line_kernel.h"
 #include "compute/image.h"
 #include "compute/line_morph.h"
 #include "compute/sweep.h"
@@ -81,14 +82,15 @@ struct Options {
     std::string dumpInputs;
 };
 
-const std::vector<std::string> kSections = {"sweep640", "open4096", "sweep4k",  "sweeptypes",  "angles",
-                                            "lengths",  "paper",    "contours", "granulometry", "host", "npp"};
+const std::vector<std::string> kSections = {"sweep640", "open4096", "sweep4k",      "sweeptypes", "angles", "lengths",
+                                            "paper",    "contours", "granulometry", "kinds",      "host",   "npp"};
 
 [[noreturn]] void usage(const std::string& error) {
     std::cerr << "linescope-gpu-bench: " << error << "\n"
               << "usage: linescope-gpu-bench [--out DIR] [--quick] [--reps N] [--warmup N]\n"
               << "         [--mask-style path|round] [--only SECTION,...] [--no-check] [--dump-inputs DIR]\n"
-              << "sections: sweep640 open4096 sweep4k sweeptypes angles lengths paper contours granulometry host npp\n";
+              << "sections: sweep640 open4096 sweep4k sweeptypes angles lengths paper contours granulometry kinds host "
+                 "npp\n";
     std::exit(2);
 }
 
@@ -605,6 +607,58 @@ void sectionGranulometry(Bench& b) {
                fmtNum(c.medianMs / g.medianMs) + "× | " + (same ? "= CPU" : "**differs**") + " |\n");
     }
     b.emit("\n");
+}
+
+// Issue 18's line kinds: one opening of 4096² u8 by line paths, the segment and the periodic
+// line (device time), and NPP's erosion + dilation with the segment's own mask (the brute
+// force of the same kernel; its replicated border differs from ours, its time is the peer's).
+void sectionKinds(Bench& b) {
+    const int w = 4096, h = 4096;
+    DeviceImage<U8> src(w, h), tmp(w, h), dst(w, h);
+    src.upload(b.image(w, h));
+    std::string why;
+    const auto npp = NppPeer::load(&why);
+    b.emit("## Line kinds: one opening of 4096×4096 u8 (device time)\n\n"
+           "| angle | λ | paths ms | segment ms | ÷ paths | periodic ms | ÷ paths | NPP, segment mask ms |\n"
+           "|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const double angle : {0.0, 30.0, 45.0, 63.4})
+        for (const int length : {41, 251}) {
+            double paths = 0, segment = 0, periodic = 0, nppMs = 0;
+            {
+                auto lock = lockEngine();
+                paths = timeDevice(engineStream(), b.opt.warmup, b.opt.reps, [&](int) {
+                            engineMorph(MorphOp::Open, src, dst, angle, length, LineAlgorithm::Auto);
+                        }).medianMs;
+                segment = timeDevice(engineStream(), b.opt.warmup, b.opt.reps, [&](int) {
+                              engineKernelMorph(MorphOp::Open, src, tmp, dst, angle, length, linescope::LineKind::Segment);
+                          }).medianMs;
+                periodic = timeDevice(engineStream(), b.opt.warmup, b.opt.reps, [&](int) {
+                               engineKernelMorph(MorphOp::Open, src, tmp, dst, angle, length, linescope::LineKind::Periodic);
+                           }).medianMs;
+            }
+            if (npp) {
+                const std::vector<linescope::Offset> offsets =
+                    linescope::lineKernel(linescope::LineKind::Segment, angle, length).offsets();
+                const linescope::OffsetBox box = linescope::boundingBox(offsets);
+                SegmentMask m;
+                m.width = box.width();
+                m.height = box.height();
+                m.anchorX = -box.minX;
+                m.anchorY = -box.minY;
+                m.count = static_cast<int>(offsets.size());
+                m.bits.assign(static_cast<std::size_t>(m.width) * static_cast<std::size_t>(m.height), 0);
+                for (const linescope::Offset& o : offsets)
+                    m.bits[static_cast<std::size_t>(o.dy - box.minY) * static_cast<std::size_t>(m.width) +
+                           static_cast<std::size_t>(o.dx - box.minX)] = 1;
+                const DeviceMask mask(m);
+                cudaStream_t s = engineStream();
+                nppMs = timeDevice(s, 1, std::max(3, b.opt.reps / 5), [&](int) { npp->open(src, tmp, dst, mask, s); }).medianMs;
+            }
+            b.emit("| " + degrees(angle) + " | " + std::to_string(length) + " | " + fmtMs(paths) + " | " + fmtMs(segment) +
+                   " | " + fmtNum(segment / paths) + "× | " + fmtMs(periodic) + " | " + fmtNum(periodic / paths) + "× | " +
+                   (npp ? fmtMs(nppMs) : std::string("n/a")) + " |\n");
+        }
+    b.emit(npp ? "\n" : "\nNPP: not available (" + why + ")\n\n");
 }
 
 void sectionAngles(Bench& b, OpeningSet& set) {
@@ -1143,6 +1197,7 @@ int main(int argc, char** argv) {
         runSection(b, "paper", [&] { sectionPaper(b); });
         runSection(b, "contours", [&] { sectionContours(b); });
         runSection(b, "granulometry", [&] { sectionGranulometry(b); });
+        runSection(b, "kinds", [&] { sectionKinds(b); });
         runSection(b, "host", [&] { sectionHost(b); });
         runSection(b, "npp", [&] { sectionNpp(b); });
         if (!b.opt.dumpInputs.empty())  // the cv2 peer reads these three whatever sections ran

@@ -4,6 +4,7 @@
 #include "compute/cuda/cuda_backend.h"
 #include "compute/cuda/cuda_context.h"
 #include "compute/cuda/cuda_line_api.h"
+#include "compute/cuda/kernel_line_morph.h"
 #include "compute/line_geometry.h"
 
 namespace lsbench {
@@ -46,6 +47,12 @@ void engineMorph(linescope::MorphOp op, const DeviceImage<std::uint8_t>& src, De
     linescope::cuda::lineMorphDevice<std::uint8_t>(op, viewOf(src), mutableViewOf(dst),
                                                    linescope::lineFamily(angle, src.width(), src.height()),
                                                    linescope::segmentOf(length), algorithm, CudaContext::get());
+}
+
+void engineKernelMorph(linescope::MorphOp op, const DeviceImage<std::uint8_t>& src, DeviceImage<std::uint8_t>& tmp,
+                       DeviceImage<std::uint8_t>& dst, double angle, int length, linescope::LineKind kind) {
+    linescope::cuda::kernelLineMorphDevice<std::uint8_t>(op, viewOf(src), mutableViewOf(dst), mutableViewOf(tmp),
+                                                         linescope::lineKernel(kind, angle, length), CudaContext::get());
 }
 
 void engineContours(const DeviceImage<std::uint8_t>& src, linescope::ContourMode mode, linescope::ContourApprox approx,

@@ -33,6 +33,11 @@ std::unique_lock<std::mutex> lockEngine();
 void engineMorph(linescope::MorphOp op, const DeviceImage<std::uint8_t>& src, DeviceImage<std::uint8_t>& dst,
                  double angle, int length, linescope::LineAlgorithm algorithm);
 
+// dst = op(src) by a translation-invariant line kernel (the segment or periodic kind), with
+// tmp for the first stage, on engineStream().
+void engineKernelMorph(linescope::MorphOp op, const DeviceImage<std::uint8_t>& src, DeviceImage<std::uint8_t>& tmp,
+                       DeviceImage<std::uint8_t>& dst, double angle, int length, linescope::LineKind kind);
+
 // The contours of `src` (non-zero = foreground) into `out`, downloaded: synchronous, so it
 // is timed on the host clock; `timings` gets the engine's phases (CUDA events).
 void engineContours(const DeviceImage<std::uint8_t>& src, linescope::ContourMode mode, linescope::ContourApprox approx,

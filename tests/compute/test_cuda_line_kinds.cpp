@@ -1,0 +1,148 @@
+// The segment and periodic line kinds on the GPU (compute/cuda/kernel_line_morph.h) against
+// the CPU engine, bit for bit: every operator and pixel type (the special values of each
+// type included), angles on the axes, diagonals and between, lengths from 1 to past the image,
+// images smaller than the kernel, strided host views; through lineMorph on the CUDA backend
+// (what the CLI and the Python package call), the resident path (the window's GPU mode), and
+// sweeps of these kinds on the CUDA backend. Skips without a usable GPU.
+#include "compute/backend.h"
+#include "compute/cuda/kernel_line_morph.h"
+#include "compute/cuda/resident.h"
+#include "compute/line_kernel.h"
+#include "compute/line_morph.h"
+#include "compute/sweep.h"
+#include "tests/support/random_images.h"
+
+#include <QtTest>
+
+#include <random>
+#include <string>
+
+using namespace linescope;
+
+namespace {
+
+const MorphOp kOps[] = {MorphOp::Erode, MorphOp::Dilate, MorphOp::Open, MorphOp::Close, MorphOp::TopHat};
+
+std::string where(LineKind kind, MorphOp op, double angle, int length, int w, int h) {
+    char a[32];
+    std::snprintf(a, sizeof a, "%.6g", angle);
+    return std::string(lineKindName(kind)) + " " + morphOpName(op) + " angle " + a + " λ " + std::to_string(length) +
+           " on " + std::to_string(w) + "x" + std::to_string(h);
+}
+
+template <class T>
+Image<T> imageOf(int w, int h, std::uint64_t seed, test::ImageKind kind) {
+    if constexpr (std::is_floating_point_v<T>) {
+        // Top-hats subtract: infinities would give NaN on both sides, not a difference.
+        if (kind == test::ImageKind::Specials) return test::finiteFloatImage(w, h, seed, kind);
+    }
+    return test::randomImage<T>(w, h, seed, kind);
+}
+
+}  // namespace
+
+class TestCudaLineKinds : public QObject {
+    Q_OBJECT
+
+    template <class T>
+    void randomCasesFor() {
+        std::mt19937_64 rng(91 + sizeof(T));
+        const EngineOptions cpu{Backend::Cpu}, gpu{Backend::Cuda};
+        const int cases = test::scaled(120);
+        for (int i = 0; i < cases; ++i) {
+            const int w = std::uniform_int_distribution<int>(1, 90)(rng), h = std::uniform_int_distribution<int>(1, 70)(rng);
+            const auto kinds = test::allImageKinds();
+            const test::ImageKind imageKind = kinds[static_cast<std::size_t>(i) % kinds.size()];
+            const Image<T> img = imageOf<T>(w, h, 1000 + static_cast<std::uint64_t>(i), imageKind);
+            const LineKind kind = i % 2 ? LineKind::Periodic : LineKind::Segment;
+            const auto angles = test::interestingAngles(4, static_cast<std::uint64_t>(i));
+            const double angle = angles[static_cast<std::size_t>(i) % angles.size()];
+            const int length = i % 5 == 0 ? std::uniform_int_distribution<int>(60, 130)(rng)
+                                          : std::uniform_int_distribution<int>(1, 25)(rng);
+            const MorphOp op = kOps[i % 5];
+            const LineParams p{angle, length, kind};
+            Image<T> want(w, h), got(w, h);
+            lineMorph<T>(op, img.cview(), want.view(), p, cpu);
+            lineMorph<T>(op, img.cview(), got.view(), p, gpu);
+            if (auto d = test::firstDifference(want, got))
+                QFAIL((where(kind, op, angle, length, w, h) + " " + test::imageKindName(imageKind) + ": " + *d).c_str());
+        }
+    }
+
+private slots:
+    void initTestCase() {
+        std::string why;
+        if (!backendAvailable(Backend::Cuda, &why)) QSKIP(("no usable GPU: " + why).c_str());
+    }
+
+    void randomCasesU8() { randomCasesFor<std::uint8_t>(); }
+    void randomCasesU16() { randomCasesFor<std::uint16_t>(); }
+    void randomCasesF32() { randomCasesFor<float>(); }
+
+    // A bigger image, so that most blocks take the interior path, every operator, both kinds.
+    void largerImage() {
+        const Image<std::uint8_t> img = test::randomImage<std::uint8_t>(700, 530, 5, test::ImageKind::Blocky);
+        for (const LineKind kind : {LineKind::Segment, LineKind::Periodic})
+            for (const double angle : {0.0, 30.0, 45.0, 63.4, 90.0, 153.0})
+                for (const int length : {11, 41})
+                    for (const MorphOp op : kOps) {
+                        Image<std::uint8_t> want(700, 530), got(700, 530);
+                        lineMorph<std::uint8_t>(op, img.cview(), want.view(), {angle, length, kind}, {Backend::Cpu});
+                        lineMorph<std::uint8_t>(op, img.cview(), got.view(), {angle, length, kind}, {Backend::Cuda});
+                        if (auto d = test::firstDifference(want, got))
+                            QFAIL((where(kind, op, angle, length, 700, 530) + ": " + *d).c_str());
+                    }
+    }
+
+    // A view into a bigger buffer (a stride that is not the width) in and out.
+    void stridedViews() {
+        Image<std::uint16_t> big = test::randomImage<std::uint16_t>(120, 80, 6);
+        const ImageView<const std::uint16_t> src{big.view().row(3) + 7, 90, 60, big.view().stride};
+        Image<std::uint16_t> outBig(130, 70, 0);
+        const ImageView<std::uint16_t> got{outBig.view().row(2) + 5, 90, 60, outBig.view().stride};
+        Image<std::uint16_t> want(90, 60);
+        const LineParams p{27.5, 13, LineKind::Segment};
+        lineMorph<std::uint16_t>(MorphOp::Open, src, want.view(), p, {Backend::Cpu});
+        lineMorph<std::uint16_t>(MorphOp::Open, src, got, p, {Backend::Cuda});
+        for (int y = 0; y < 60; ++y)
+            for (int x = 0; x < 90; ++x) QCOMPARE(got.at(x, y), want.at(x, y));
+        QCOMPARE(outBig.at(0, 0), std::uint16_t{0});  // nothing written outside the view
+    }
+
+    // The window's GPU mode: the result computed from a resident image, kept on the device.
+    void residentResult() {
+        const Image<float> img = test::finiteFloatImage(211, 97, 8, test::ImageKind::Noise);
+        cuda::CudaContext& ctx = cuda::CudaContext::get();
+        for (const LineKind kind : {LineKind::Segment, LineKind::Periodic})
+            for (const MorphOp op : kOps) {
+                const LineParams p{112.0, 17, kind};
+                Image<float> want(211, 97);
+                lineMorph<float>(op, img.cview(), want.view(), p, {Backend::Cpu});
+                std::shared_ptr<cuda::ResidentImage> src, dst;
+                {
+                    auto lock = ctx.lock();
+                    src = cuda::uploadResident<float>(img.cview(), ctx);
+                    dst = cuda::lineMorphResident(op, *src, p, LineAlgorithm::Auto, ctx);
+                }
+                const Image<float> got = cuda::downloadResident<float>(*dst);
+                if (auto d = test::firstDifference(want, got)) QFAIL((where(kind, op, 112, 17, 211, 97) + ": " + *d).c_str());
+            }
+    }
+
+    // Sweeps of these kinds on the CUDA backend (an opening a angle on the device).
+    void sweeps() {
+        const Image<std::uint8_t> img = test::randomImage<std::uint8_t>(150, 110, 9, test::ImageKind::FewLevels);
+        for (const LineKind kind : {LineKind::Segment, LineKind::Periodic}) {
+            const SweepRequest req{MorphOp::Close, 9, AngleSet::overHalfTurn(36), kind};
+            const SweepResult<std::uint8_t> want = sweep<std::uint8_t>(img.cview(), req, {Backend::Cpu});
+            const SweepResult<std::uint8_t> got = sweep<std::uint8_t>(img.cview(), req, {Backend::Cuda});
+            for (auto [a, b, name] : {std::tuple{&want.sup, &got.sup, "sup"}, std::tuple{&want.inf, &got.inf, "inf"}})
+                if (auto d = test::firstDifference(*a, *b)) QFAIL((std::string(lineKindName(kind)) + " " + name + ": " + *d).c_str());
+            if (auto d = test::firstDifference(want.argIndex, got.argIndex)) QFAIL(("arg: " + *d).c_str());
+            QCOMPARE(got.spectrumExact, want.spectrumExact);
+        }
+    }
+};
+
+QTEST_MAIN(TestCudaLineKinds)
+#include "test_cuda_line_kinds.moc"
