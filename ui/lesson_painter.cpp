@@ -114,9 +114,11 @@ void paintWindow(QPainter& p, const LessonViewState& st, int pane, const session
         const double grow = std::max(3.0, zoom * 0.12);
         outlined(p, r.adjusted(-grow, -grow, grow, grow), winner, std::clamp(zoom / 8, 2.5, 5.0));
     }
-    // The origin: a dot in the pixel's centre (odd λ: the middle; even λ: one more ahead).
-    const QPointF c = st.toCanvas(pane, QPointF(pin.x + 0.5, pin.y + 0.5));
-    const double r = std::clamp(zoom * 0.14, 3.0, 9.0);
+    // The origin: a dot in the pixel (odd λ: the middle; even λ: one more ahead), below its
+    // value once values are printed.
+    const bool values = zoom >= kLessonTextZoom;
+    const QPointF c = st.toCanvas(pane, QPointF(pin.x + 0.5, pin.y + (values ? 0.82 : 0.5)));
+    const double r = values ? std::clamp(zoom * 0.08, 3.0, 6.0) : std::clamp(zoom * 0.14, 3.0, 9.0);
     p.setPen(QPen(QColor(kOutline), 2));
     p.setBrush(Qt::white);
     p.drawEllipse(c, r, r);

@@ -12,7 +12,7 @@ namespace linescope::ui {
 LessonPlot::LessonPlot(const QString& xTitle, const QString& yTitle, QWidget* parent) : QChartView(parent) {
     auto* chart = new QChart;
     chart->setMargins(QMargins(4, 4, 4, 4));
-    chart->legend()->setAlignment(Qt::AlignTop);
+    chart->legend()->setAlignment(Qt::AlignRight);  // beside the plot: its height is the scarce one
     x_ = new QValueAxis(chart);
     y_ = new QValueAxis(chart);
     x_->setTitleText(xTitle);

@@ -259,7 +259,7 @@ void MainWindow::buildControls() {
     angleSlider_->setRange(0, kAngleSteps);
     angleSlider_->setSingleStep(1);   // arrow keys: 0.1°
     angleSlider_->setPageStep(50);    // page keys: 5°
-    angleSlider_->setMinimumWidth(360);  // 0.5° a pixel at least
+    angleSlider_->setMinimumWidth(kAngleSliderWidth);
     angleDial_ = new AngleDial(params);
     angleDial_->setRange(0, kAngleSteps);
     angleDial_->setSingleStep(10);  // wheel and arrow keys: 1°

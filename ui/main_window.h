@@ -93,6 +93,9 @@ public:
     QAction* lessonAction() const { return lessonAction_; }
     // The type size factor of the lesson mode.
     static constexpr double kLessonFontScale = 1.45;
+    // The angle slider's least width: 0.5° a pixel at least; less in lesson mode's large type.
+    static constexpr int kAngleSliderWidth = 360;
+    static constexpr int kLessonAngleSliderWidth = 200;
 
     // Applies the task's recipe (task_recipes.h) to the shown image: operator, λ, angle set,
     // view, compare mode, blend, needles, glyph, docks and contours (main_window_tasks.cpp).

@@ -10,9 +10,14 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QIcon>
+#include <QPainter>
+#include <QPixmap>
 #include <QSignalBlocker>
 #include <QStackedWidget>
-#include <QToolBar>
+#include <QTimer>
+#include <QMenuBar>
+#include <QToolButton>
 
 #include <algorithm>
 
@@ -29,6 +34,20 @@ std::optional<PixelAt> centreOf(const session::Session& s) {
 bool pinInside(const session::Session& s) {
     const auto pin = s.lessonPin();
     return pin && s.image() && pin->x < session::widthOf(*s.image()) && pin->y < session::heightOf(*s.image());
+}
+
+// f → ε(f) → γ(f): three panes, the last two darker.
+QIcon threePanesIcon() {
+    QPixmap pixmap(24, 24);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    const QColor fills[] = {QColor(230, 230, 230), QColor(150, 150, 150), QColor(80, 80, 80)};
+    for (int i = 0; i < 3; ++i) {
+        p.setPen(QPen(Qt::black, 1));
+        p.setBrush(fills[i]);
+        p.drawRect(1 + i * 7, 5, 6, 13);
+    }
+    return QIcon(pixmap);
 }
 
 }  // namespace
@@ -58,11 +77,19 @@ void MainWindow::buildLesson() {
     lessonAction_ = new QAction(tr("&Lesson Mode"), this);
     lessonAction_->setObjectName("lessonAction");
     lessonAction_->setCheckable(true);
+    lessonAction_->setIcon(threePanesIcon());
     lessonAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     lessonAction_->setToolTip(tr("Teach an opening step by step: f, ε(f), γ(f) side by side, a pinned segment, "
                                  "the profile along its line and the response to the angle (Ctrl+L)"));
     connect(lessonAction_, &QAction::toggled, this, &MainWindow::setLessonMode);
-    if (auto* bar = findChild<QToolBar*>("parametersToolBar")) bar->addAction(lessonAction_);
+    // The toggle at the menu bar's right end, where there is room: in the parameters toolbar
+    // it would make the window too wide for a 1280×800 screen's default size.
+    auto* toggle = new QToolButton(menuBar());
+    toggle->setObjectName("lessonToggle");
+    toggle->setDefaultAction(lessonAction_);
+    toggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toggle->setAutoRaise(true);
+    menuBar()->setCornerWidget(toggle, Qt::TopRightCorner);
 
     // A new image keeps the pin where it is, or pins its centre.
     connect(session_.get(), &session::Session::imageChanged, this, [this] {
@@ -84,6 +111,8 @@ void MainWindow::setLessonMode(bool on) {
         f.setPointSizeF(f.pointSizeF() * kLessonFontScale);
         setFont(f);
         overlayAction_->setChecked(false);  // the developer overlay is not for the class
+        // The parameters toolbar in large type must still fit a 1280-pixel projector.
+        angleSlider_->setMinimumWidth(kLessonAngleSliderWidth);
         for (QDockWidget* d : {controlsDock_, spectrumDock_, contourDock_}) d->hide();
         lessonProfileDock_->show();
         lessonResponseDock_->show();
@@ -91,8 +120,11 @@ void MainWindow::setLessonMode(bool on) {
         tabifyDockWidget(lessonResponseDock_, granulometryDock_);
         granulometryDock_->show();
         lessonResponseDock_->raise();
-        // The plots need room for their large type: about a third of the height.
-        resizeDocks({lessonProfileDock_}, {std::max(220, height() * 36 / 100)}, Qt::Vertical);
+        // The plots need room for their large type: about 40 % of the height, once the window
+        // is laid out (lesson mode may be asked for before it shows).
+        QTimer::singleShot(0, this, [this] {
+            if (lessonMode_) resizeDocks({lessonProfileDock_}, {std::max(240, height() * 40 / 100)}, Qt::Vertical);
+        });
         centre_->setCurrentWidget(lesson_);
         lesson_->view()->setCaptionPointSize(f.pointSizeF() * 1.15);
         lessonProfile_->plot()->setPointSize(f.pointSizeF() * 0.85);
@@ -101,6 +133,7 @@ void MainWindow::setLessonMode(bool on) {
         lesson_->view()->setFocus();
     } else {
         setFont(QFont());
+        angleSlider_->setMinimumWidth(kAngleSliderWidth);
         centre_->setCurrentWidget(viewport_);
         lessonProfileDock_->hide();
         lessonResponseDock_->hide();
