@@ -46,6 +46,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QToolButton>
@@ -111,7 +112,10 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
 
     viewport_ = new ViewportWidget(this);
     viewport_->follow(*session_);
-    setCentralWidget(viewport_);
+    // The viewport, or the lesson's panes in lesson mode (main_window_lesson.cpp).
+    centre_ = new QStackedWidget(this);
+    centre_->addWidget(viewport_);
+    setCentralWidget(centre_);
     // Until an image is loaded the viewport says how to open one.
     emptyHint_ = new QLabel(tr("Open an image: File ▸ Open (Ctrl+O), drag and drop, or Samples"), viewport_);
     emptyHint_->setObjectName("emptyHint");
@@ -143,6 +147,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     });
     buildControls();
     buildDocks();
+    buildLesson();
     buildMenus();
 
     progress_ = new QProgressBar(this);
@@ -254,7 +259,7 @@ void MainWindow::buildControls() {
     angleSlider_->setRange(0, kAngleSteps);
     angleSlider_->setSingleStep(1);   // arrow keys: 0.1°
     angleSlider_->setPageStep(50);    // page keys: 5°
-    angleSlider_->setMinimumWidth(360);  // 0.5° a pixel at least
+    angleSlider_->setMinimumWidth(kAngleSliderWidth);
     angleDial_ = new AngleDial(params);
     angleDial_->setRange(0, kAngleSteps);
     angleDial_->setSingleStep(10);  // wheel and arrow keys: 1°
@@ -391,6 +396,7 @@ void MainWindow::pushViewOptions() {
     o.spectrumShown = spectrumDock_->isVisible();
     o.contoursShown = contourDock_->isVisible();
     o.granulometryShown = granulometryDock_ && granulometryDock_->isVisible();
+    o.lesson = lessonMode_;
     session_->setViewOptions(o);
     updateSweepMark();  // a sweep view turned live again submits the cancelled sweep
 }
@@ -491,7 +497,8 @@ void MainWindow::buildMenus() {
     QAction* one = view->addAction(tr("Zoom &1:1"), viewport_, &ViewportWidget::zoomOneToOne);
     one->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
     view->addSeparator();
-    QAction* overlay = view->addAction(tr("&Overlay (timings, probe)"));
+    view->addAction(lessonAction_);
+    QAction* overlay = overlayAction_ = view->addAction(tr("&Overlay (timings, probe)"));
     overlay->setCheckable(true);
     overlay->setChecked(true);
     overlay->setShortcut(QKeySequence(Qt::Key_F2));
@@ -499,7 +506,8 @@ void MainWindow::buildMenus() {
     view->addAction(recompute_);
     // Every dock, so that a closed one comes back from here.
     view->addSeparator();
-    for (QDockWidget* dock : {controlsDock_, spectrumDock_, granulometryDock_, contourDock_})
+    for (QDockWidget* dock : {controlsDock_, spectrumDock_, granulometryDock_, contourDock_, lessonProfileDock_,
+                              lessonResponseDock_})
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
     buildKeys(parameters, view);
@@ -770,6 +778,7 @@ void MainWindow::applyDefaultDockSizes() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+    setLessonMode(false);  // the docks it put away are saved as they were before it
     if (options_.useSettings) saveSettings();
     QMainWindow::closeEvent(e);
 }

@@ -38,6 +38,7 @@ class QProgressBar;
 class QPushButton;
 class QSlider;
 class QSpinBox;
+class QStackedWidget;
 class QToolButton;
 
 namespace linescope::ui {
@@ -50,6 +51,9 @@ class ViewControls;
 class SpectrumPanel;
 class ContourPanel;
 class GranulometryPanel;
+class LessonPanel;
+class LessonProfilePanel;
+class LessonResponsePanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -76,6 +80,23 @@ public:
     void setLength(int length);         // 1…501
     void setOperator(MorphOp op);
     void setLineKind(LineKind kind);
+    // The lesson mode (issue 21, main_window_lesson.cpp): for a projector, large type, no
+    // developer overlay, the lesson's three linked panes in the centre, its profile and angle
+    // response docks with the granulometry, the other docks put away (and back when it ends).
+    void setLessonMode(bool on);
+    bool lessonMode() const { return lessonMode_; }
+    LessonPanel* lessonPanel() const { return lesson_; }
+    LessonProfilePanel* lessonProfile() const { return lessonProfile_; }
+    LessonResponsePanel* lessonResponse() const { return lessonResponse_; }
+    QDockWidget* lessonProfileDock() const { return lessonProfileDock_; }
+    QDockWidget* lessonResponseDock() const { return lessonResponseDock_; }
+    QAction* lessonAction() const { return lessonAction_; }
+    // The type size factor of the lesson mode.
+    static constexpr double kLessonFontScale = 1.45;
+    // The angle slider's least width: 0.5° a pixel at least; less in lesson mode's large type.
+    static constexpr int kAngleSliderWidth = 360;
+    static constexpr int kLessonAngleSliderWidth = 200;
+
     // Applies the task's recipe (task_recipes.h) to the shown image: operator, λ, angle set,
     // view, compare mode, blend, needles, glyph, docks and contours (main_window_tasks.cpp).
     void applyTask(Task task);
@@ -166,6 +187,7 @@ private:
     void updateOverlayInfo();
     // The spectrum and contour docks (main_window_docks.cpp).
     void buildDocks();
+    void buildLesson();  // its panel, docks and action (main_window_lesson.cpp)
     void buildExportMenu(QMenu* file);
     // Edit > Copy as Python / Command Line (main_window_copy_as.cpp, text from copy_as.h).
     void buildCopyAsActions(QMenu* edit);
@@ -223,6 +245,20 @@ private:
     QStringList recent_;
     QString currentFile_;
     bool dockSizesPending_ = true;  // until the first show, unless a saved layout came back
+
+    QStackedWidget* centre_ = nullptr;  // the viewport, or the lesson
+    LessonPanel* lesson_ = nullptr;
+    LessonProfilePanel* lessonProfile_ = nullptr;
+    LessonResponsePanel* lessonResponse_ = nullptr;
+    QDockWidget* lessonProfileDock_ = nullptr;
+    QDockWidget* lessonResponseDock_ = nullptr;
+    QAction* lessonAction_ = nullptr;
+    QAction* overlayAction_ = nullptr;
+    bool lessonMode_ = false;
+    // What the lesson mode put away, to give back when it ends.
+    struct BeforeLesson {
+        bool controls = true, spectrum = true, contours = false, granulometry = false, overlay = true;
+    } beforeLesson_;
 };
 
 }  // namespace linescope::ui

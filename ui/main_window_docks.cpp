@@ -182,7 +182,8 @@ void MainWindow::onDockSnapshot(session::RequestKind kind, const session::Snapsh
         return;
     case session::RequestKind::Contours:
     case session::RequestKind::Skew:
-    case session::RequestKind::Granulometry: return;
+    case session::RequestKind::Granulometry:
+    case session::RequestKind::Lesson: return;
     }
 }
 

@@ -221,7 +221,8 @@ void ViewportWidget::follow(const session::Session& session) {
                 case session::RequestKind::Sweep: showSnapshot(snapshot); break;
                 case session::RequestKind::Contours: setContours(snapshot->contours); return;
                 case session::RequestKind::Skew:
-                case session::RequestKind::Granulometry: return;
+                case session::RequestKind::Granulometry:
+                case session::RequestKind::Lesson: return;
                 }
                 updateMark(session);
             });

@@ -2,6 +2,7 @@
 
 #include "compute/image.h"
 #include "ui/contour_panel.h"
+#include "ui/lesson_panel.h"
 #include "ui/main_window.h"
 #include "ui/view_controls.h"
 
@@ -113,6 +114,11 @@ void addLaunchOptions(QCommandLineParser& parser) {
         {"no-contours", "Neither trace nor draw contours."},
         {"backend", "The engine: auto (CUDA when an NVIDIA GPU can run it, else the CPU), cpu or cuda.", "backend"},
         {"window-size", "The window's size in pixels, e.g. 1600x1000.", "WxH"},
+        {"lesson", "Start in lesson mode: the opening (or closing) step by step for a projector."},
+        {"pin", "The lesson's pinned pixel, e.g. 120,45 (default: the image's centre).", "X,Y"},
+        {"lesson-zoom", "The lesson's zoom in screen pixels per image pixel, centred on the pin (1…256).", "zoom"},
+        {"lesson-step", "How far the lesson shows: 1 (f), 2 (the first stage) or 3 (both stages).", "N"},
+        {"lesson-difference", "Show the lesson's stages as their difference from f."},
         {"screenshot", "Once every view is computed and drawn, save the window as a PNG image and quit "
                        "(exit status 0 when saved, 1 otherwise).", "file"},
     });
@@ -173,6 +179,21 @@ std::optional<LaunchOptions> readLaunchOptions(const QCommandLineParser& parser,
         }
         o.windowSize = QSize(m.captured(1).toInt(), m.captured(2).toInt());
     }
+    o.lesson = parser.isSet("lesson");
+    if (parser.isSet("pin")) {
+        const auto m = QRegularExpression("^(\\d{1,6}),(\\d{1,6})$").match(parser.value("pin"));
+        if (!m.hasMatch()) {
+            *error = QStringLiteral("--pin needs X,Y such as 120,45, not \"%1\"").arg(parser.value("pin"));
+            return std::nullopt;
+        }
+        o.pin = PixelAt{m.captured(1).toInt(), m.captured(2).toInt()};
+    }
+    if (parser.isSet("lesson-zoom") &&
+        !(o.lessonZoom = numberIn(parser.value("lesson-zoom"), "lesson-zoom", 1, 256, error)))
+        return std::nullopt;
+    if (parser.isSet("lesson-step") && !(o.lessonStep = integerIn(parser.value("lesson-step"), "lesson-step", 1, 3, error)))
+        return std::nullopt;
+    o.lessonDifference = parser.isSet("lesson-difference");
     o.screenshot = parser.value("screenshot");
     if (parser.isSet("screenshot") && o.image.isEmpty()) {
         *error = QStringLiteral("--screenshot needs an image to open");
@@ -200,6 +221,12 @@ void applyLaunchOptions(ui::MainWindow& window, const LaunchOptions& o) {
     }
     if (o.noContours) window.contourPanel()->setContoursVisible(false);
     if (o.windowSize) window.resize(*o.windowSize);
+    if (o.pin) window.session().setLessonPin(*o.pin);
+    if (o.lesson) window.setLessonMode(true);
+    ui::LessonView& lesson = *window.lessonPanel()->view();
+    if (o.lessonStep) lesson.setStep(static_cast<ui::LessonStep>(*o.lessonStep - 1));
+    if (o.lessonDifference) lesson.setDifference(true);
+    if (o.lessonZoom) lesson.zoomOnPin(*o.lessonZoom);
 }
 
 }  // namespace linescope::gui

@@ -41,6 +41,11 @@ struct LaunchOptions {
     Backend backend = Backend::Auto;
     std::optional<QSize> windowSize;
     QString screenshot;                     // "" : run interactively
+    bool lesson = false;                    // the lesson mode (issue 21)
+    std::optional<PixelAt> pin;             // the lesson's pinned pixel
+    std::optional<double> lessonZoom;       // screen pixels per image pixel, centred on the pin
+    std::optional<int> lessonStep;          // 1 (f), 2 (the first stage) or 3 (the second)
+    bool lessonDifference = false;          // the stages shown as their difference from f
 };
 
 // Declares the options on `parser` (with --help and --version).

@@ -1,5 +1,6 @@
 #include "app/gui/window_screenshot.h"
 
+#include "ui/lesson_panel.h"
 #include "ui/main_window.h"
 #include "ui/view_controls.h"
 #include "ui/viewport_widget.h"
@@ -31,6 +32,12 @@ WindowScreenshot::WindowScreenshot(ui::MainWindow& window, QString path, int tim
 bool WindowScreenshot::settled() const {
     auto& session = window_.session();
     if (!session.image() || session.queue().busy()) return false;
+    // The lesson mode shows its own snapshot (the viewport is put away).
+    if (window_.lessonMode()) {
+        const auto lesson = session.latest(session::RequestKind::Lesson);
+        return lesson && lesson->ok() && lesson->request.image == session.image() &&
+               window_.lessonPanel()->view()->shownLessonId() == lesson->id;
+    }
     // The shown view's newest snapshot must be the one the viewport has drawn (on either
     // path: the GPU path draws the session's device planes).
     const ui::ViewportWidget& viewport = *window_.viewport();

@@ -4,6 +4,7 @@
 
 #include "app/session/chunked_sweep.h"
 #include "app/session/kind_difference.h"
+#include "app/session/lesson.h"
 #include "app/session/planes.h"
 #include "app/session/progressive_sweep.h"
 #include "app/session/resident_engine.h"
@@ -28,7 +29,9 @@ double msSince(std::chrono::steady_clock::time_point t0, std::chrono::steady_clo
 // The order the engine thread takes pending kinds in: what a dragged slider shows first.
 // A granulometry at one angle is one pass over the image (tens of milliseconds); over an angle
 // set it is one sweep a length and gives way to the kinds before it between lengths.
-constexpr RequestKind kPriority[kRequestKindCount] = {RequestKind::Result, RequestKind::Contours, RequestKind::Skew,
+// A lesson follows a dragged pin, so it comes right after the result.
+constexpr RequestKind kPriority[kRequestKindCount] = {RequestKind::Result,       RequestKind::Lesson,
+                                                      RequestKind::Contours,     RequestKind::Skew,
                                                       RequestKind::Granulometry, RequestKind::Sweep};
 
 std::size_t slot(RequestKind k) { return static_cast<std::size_t>(k); }
@@ -72,6 +75,7 @@ const char* requestKindName(RequestKind k) {
     case RequestKind::Contours: return "contours";
     case RequestKind::Skew: return "skew";
     case RequestKind::Granulometry: return "granulometry";
+    case RequestKind::Lesson: return "lesson";
     }
     return "?";
 }
@@ -308,6 +312,7 @@ void EngineQueue::execute(Job& job) {
         snap->contours.reset();
         snap->skew.reset();
         snap->granulometry.reset();
+        snap->lesson.reset();
     }
     snap->timings.compute = msSince(t0, std::chrono::steady_clock::now());
     SnapshotPtr published = std::move(snap);
@@ -409,6 +414,11 @@ void EngineQueue::compute(const Job& job, Backend backend, Snapshot& out) {
                         auto contours = std::make_shared<Contours>();
                         finder_->find(bin.cview(), p.mode, p.approx, *contours, &out.timings.contours);
                         out.contours = std::move(contours);
+                    } else if constexpr (std::is_same_v<P, LessonParams>) {
+                        // Host images (in GPU mode too: ResidentEngine leaves lessons to this
+                        // path, whose lineMorph runs the stages on the CUDA backend).
+                        const SnapshotPtr previous = latest(RequestKind::Lesson);
+                        out.lesson = std::make_shared<const LessonOutput>(computeLesson(job.request, opt, previous.get()));
                     } else if constexpr (std::is_same_v<P, GranulometryParams>) {
                         // Checked between lengths (the supremum and the other line kinds take
                         // one sweep or opening a length), the more urgent kinds run there.

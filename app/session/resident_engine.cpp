@@ -38,7 +38,9 @@ std::shared_ptr<const SweepSpectrum> spectrumOf(const cuda::ResidentSweep& s, co
 bool ResidentEngine::compute(const Request& request, const EngineOptions& options, int sweepChunkAngles,
                              const SweepStepFn& step, const PreviewFn& preview, Snapshot& out) {
     const RequestKind kind = request.kind();
-    if (kind == RequestKind::Skew || kind == RequestKind::Granulometry) return false;  // host work
+    // Host work: the skew and granulometry APIs, and the lesson's stages (host images that its
+    // panes, windows and profile read pixel by pixel; their lineMorph calls run on CUDA).
+    if (kind == RequestKind::Skew || kind == RequestKind::Granulometry || kind == RequestKind::Lesson) return false;
     // Two kinds compared, and sweeps of segment and periodic lines (an opening an angle), go
     // through the host API, whose operators still run on the device.
     if (const auto* r = std::get_if<ResultParams>(&request.params); r && r->against) return false;

@@ -17,7 +17,8 @@ namespace linescope::session {
 class ResidentEngine {
 public:
     // Computes a Result, Sweep or Contours request into `out` (device, spectrum, contours) and
-    // returns true; false for the kinds it does not handle (skew: the host API). Throws Error
+    // returns true; false for the kinds it does not handle (skew, granulometry, lessons: the host
+    // computes them). Throws Error
     // (CUDA failures, too little device memory) as the host API does; `step` may throw to stop
     // a sweep between chunks of `sweepChunkAngles` angles. `preview`, if set, is given the
     // sweep so far (its own planes, Snapshot::device, spectrum and preview set) after each

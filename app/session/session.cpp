@@ -4,6 +4,7 @@
 #include "app/io/deskew.h"
 #include "app/io/image_io.h"
 #include "app/session/any_image_mat.h"
+#include "app/session/lesson.h"
 
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
@@ -147,6 +148,7 @@ void Session::setAngle(double angle) {
     if (angle == params_.angle) return;
     params_.angle = angle;
     submit(RequestKind::Result);
+    submit(RequestKind::Lesson);
     if (!params_.granulometry.supremum) submit(RequestKind::Granulometry);
     emit parametersChanged();
 }
@@ -156,22 +158,27 @@ void Session::setLength(int length) {
     params_.length = length;
     submit(RequestKind::Result);
     submit(RequestKind::Sweep);
+    submit(RequestKind::Lesson);
     emit parametersChanged();
 }
 
 void Session::setOp(MorphOp op) {
     if (op == params_.op) return;
     const MorphOp oldSweepOp = sweepOp();
+    const MorphOp oldLessonOp = lessonOpOf(params_.op);
     params_.op = op;
     submit(RequestKind::Result);
     if (sweepOp() != oldSweepOp) submit(RequestKind::Sweep);
+    if (lessonOpOf(op) != oldLessonOp) submit(RequestKind::Lesson);
     emit parametersChanged();
 }
 
 void Session::setLineKind(LineKind kind) {
     if (kind == params_.kind) return;
     params_.kind = kind;
-    for (RequestKind k : {RequestKind::Result, RequestKind::Sweep, RequestKind::Skew, RequestKind::Granulometry}) submit(k);
+    for (RequestKind k : {RequestKind::Result, RequestKind::Sweep, RequestKind::Skew, RequestKind::Granulometry,
+                          RequestKind::Lesson})
+        submit(k);
     emit parametersChanged();
 }
 
@@ -194,6 +201,7 @@ void Session::setAngleSet(const AngleSet& angles) {
     params_.angles = angles;
     submit(RequestKind::Sweep);
     if (params_.granulometry.supremum) submit(RequestKind::Granulometry);
+    submit(RequestKind::Lesson);  // the response's angles
     emit parametersChanged();
 }
 
@@ -220,6 +228,13 @@ void Session::setGranulometrySettings(const GranulometrySettings& s) {
     if (s == params_.granulometry) return;
     params_.granulometry = s;
     submit(RequestKind::Granulometry);
+    emit parametersChanged();
+}
+
+void Session::setLessonPin(std::optional<PixelAt> pin) {
+    if (pin == lessonPin_) return;
+    lessonPin_ = pin;
+    submit(RequestKind::Lesson);
     emit parametersChanged();
 }
 
@@ -258,6 +273,7 @@ void Session::updateLive() {
     setLive(RequestKind::Skew, view_.spectrumShown);
     setLive(RequestKind::Contours, contours);
     setLive(RequestKind::Granulometry, view_.granulometryShown);
+    setLive(RequestKind::Lesson, view_.lesson);
 }
 
 void Session::setLive(RequestKind kind, bool live) {
@@ -296,6 +312,17 @@ std::optional<Request> Session::requestFor(RequestKind kind) const {
         SkewParams skew = params_.skew;
         skew.kind = params_.kind;  // the skew box sets the search; the line is the session's
         r.params = SkewRequestParams{skew};
+        break;
+    }
+    case RequestKind::Lesson: {
+        LessonParams p;
+        p.op = lessonOpOf(params_.op);
+        p.line = LineParams{params_.angle, params_.length, params_.kind};
+        p.angles = params_.angles;
+        const int w = widthOf(*image_), h = heightOf(*image_);
+        if (lessonPin_ && lessonPin_->x >= 0 && lessonPin_->y >= 0 && lessonPin_->x < w && lessonPin_->y < h)
+            p.pin = lessonPin_;
+        r.params = p;
         break;
     }
     case RequestKind::Granulometry: {

@@ -90,6 +90,11 @@ public:
     void setThreshold(double threshold);
     void setSkewParams(const SkewParams& p);
     void setGranulometrySettings(const GranulometrySettings& s);
+    // [UI thread] The lesson's pinned pixel (nullopt: none). Only the lesson is submitted: its
+    // stages are reused (lesson.h), and a drag coalesces to its newest pixel. A pixel outside a
+    // newly opened image is dropped from the requests.
+    void setLessonPin(std::optional<PixelAt> pin);
+    std::optional<PixelAt> lessonPin() const { return lessonPin_; }
     // [UI thread] The plane contours are traced from: the current image, or the result or a
     // sweep plane of the newest snapshot of its kind, read where it lives (on the device in
     // GPU mode). Submits the contours, and again whenever a new snapshot of that kind comes.
@@ -107,7 +112,8 @@ public:
     // follow viewOptionsChanged, exports read viewOptions(). It also decides what is
     // computed: the sweep while a sweep plane, the spectrum dock or contours of a sweep plane
     // are shown, the skew with the spectrum dock, the contours while drawn and their dock is
-    // shown, the granulometry with its dock; a view turned on is submitted, one turned off
+    // shown, the granulometry with its dock, the lesson in lesson mode; a view turned on is
+    // submitted, one turned off
     // cancelled. A compare mode of two line kinds (comparesKinds) with the Result view makes
     // the result request compute the result by ViewOptions::otherKind too, and compare the
     // two (Snapshot::difference).
@@ -177,7 +183,8 @@ private:
     void updateLive();
     std::vector<std::shared_ptr<const AnyImage>> beforeDeskew_;  // the images deskew replaced, oldest first
     Parameters params_;
-    std::array<bool, kRequestKindCount> live_{true, true, true, true, false};
+    std::array<bool, kRequestKindCount> live_{true, true, true, true, false, false};
+    std::optional<PixelAt> lessonPin_;
     bool dragging_ = false;
     bool interactiveSweepSubmitted_ = false;  // since the slider was taken
     std::array<quint64, kRequestKindCount> lastId_{};  // the newest submitted id of each kind (0: cancelled)

@@ -9,6 +9,7 @@
 #include "compute/granulometry.h"
 #include "compute/image.h"
 #include "compute/line_morph.h"
+#include "compute/line_window.h"
 #include "compute/skew.h"
 #include "compute/sweep.h"
 
@@ -31,9 +32,10 @@ int widthOf(const AnyImage& img);
 int heightOf(const AnyImage& img);
 
 // The kinds of work; each kind has at most one queued request and one running request.
-enum class RequestKind { Result, Sweep, Contours, Skew, Granulometry };
-inline constexpr int kRequestKindCount = 5;
-const char* requestKindName(RequestKind k);  // "result", "sweep", "contours", "skew", "granulometry"
+enum class RequestKind { Result, Sweep, Contours, Skew, Granulometry, Lesson };
+inline constexpr int kRequestKindCount = 6;
+// "result", "sweep", "contours", "skew", "granulometry", "lesson"
+const char* requestKindName(RequestKind k);
 
 // The result view: one operator at one angle and λ, by the line kind of `line`; with
 // `against`, the same operator by that kind too, and the two compared (kind_difference.h).
@@ -81,7 +83,18 @@ struct GranulometryParams {
     }
 };
 
-using RequestParams = std::variant<ResultParams, SweepParams, ContourParams, SkewRequestParams, GranulometryParams>;
+// The lesson mode (lesson.h): an opening or closing stage by stage at the result view's angle,
+// λ and kind, and at the pinned pixel the stages' windows, the profile and the response over
+// the sweep's angles.
+struct LessonParams {
+    MorphOp op = MorphOp::Open;  // Open or Close (lessonOpOf)
+    LineParams line;
+    std::optional<PixelAt> pin;
+    AngleSet angles;             // the response's: the sweep's angle set
+};
+
+using RequestParams =
+    std::variant<ResultParams, SweepParams, ContourParams, SkewRequestParams, GranulometryParams, LessonParams>;
 
 struct Snapshot;
 
@@ -115,6 +128,8 @@ struct SweepSpectrum {
 struct DevicePlanes;
 // Two line kinds' results compared (kind_difference.h).
 struct KindDifference;
+// A lesson's stages and pinned pixel (lesson.h).
+struct LessonOutput;
 
 // What a skew request produced: the estimate and its coarse spectrum (for the plot).
 struct SkewOutput {
@@ -162,6 +177,7 @@ struct Snapshot {
     std::shared_ptr<const Contours> contours;   // RequestKind::Contours
     std::shared_ptr<const SkewOutput> skew;     // RequestKind::Skew
     std::shared_ptr<const Granulometry> granulometry;  // RequestKind::Granulometry
+    std::shared_ptr<const LessonOutput> lesson;        // RequestKind::Lesson
     // Sweep only: set on a preview (published before the exact snapshot of the same id).
     std::optional<SweepPreview> preview;
 

@@ -38,6 +38,7 @@ struct ViewOptions {
     bool spectrumShown = false;                 // the spectrum dock (sweep spectrum, skew) is on screen
     bool contoursShown = false;                 // the contours dock is on screen
     bool granulometryShown = false;             // the granulometry dock is on screen
+    bool lesson = false;                        // the lesson mode: its stages are computed (lesson.h)
 
     bool operator==(const ViewOptions&) const = default;
 };

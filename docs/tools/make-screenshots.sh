@@ -41,4 +41,20 @@ shoot task-skew          task_score_skew_2.567.png  --view result --op close --a
   --angles -10:10.25:0.25 --no-contours
 shoot task-texture       task_texture_78.6_128.5.png --view orientation --op open --length 76 --angles 180 \
   --no-contours
+# The lesson mode (docs/user-guide.md, "A lesson: opening by a line, step by step"), at a
+# projector's 1920×1080 and 1280×800.
+lesson() {  # lesson NAME SIZE IMAGE [options...]
+  local name=$1 size=$2 image=$3
+  shift 3
+  tests/ui/run_with_display.sh "$app" --backend cpu --window-size "$size" --lesson "$@" \
+    --screenshot "$out/$name.png" "$samples/$image"
+}
+opening=(--op open --angle 30 --length 9 --angles 90 --pin 203,178)
+lesson lesson-overview   1920x1080 oriented_texture.png "${opening[@]}"
+lesson lesson-step-1     1920x1080 oriented_texture.png "${opening[@]}" --lesson-zoom 44 --lesson-step 1
+lesson lesson-step-2     1920x1080 oriented_texture.png "${opening[@]}" --lesson-zoom 44 --lesson-step 2
+lesson lesson-step-3     1920x1080 oriented_texture.png "${opening[@]}" --lesson-zoom 44
+lesson lesson-difference 1920x1080 oriented_texture.png "${opening[@]}" --lesson-zoom 3 --lesson-difference
+lesson lesson-closing-1280x800 1280x800 music_sheet.png --op close --angle 0 --length 8 --angles 90 --pin 300,120 \
+  --lesson-zoom 30
 echo "screenshots in $out"

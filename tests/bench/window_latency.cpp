@@ -124,7 +124,8 @@ public:
                 contourPoints_ = s->contours->points.size();
                 break;
             case RequestKind::Skew:
-            case RequestKind::Granulometry: break;
+            case RequestKind::Granulometry:
+            case RequestKind::Lesson: break;
             }
             engineMs_ = s->timings.compute;
         });

@@ -4,6 +4,7 @@
 // angle changes coalesced to one computation of the newest; the supremum stops between
 // lengths when superseded. The engine thread is held by a gate, never timed.
 #include "app/session/session.h"
+#include "tests/support/cpu_session.h"
 #include "tests/support/engine_gate.h"
 #include "tests/support/random_images.h"
 
@@ -16,13 +17,9 @@ using namespace linescope::session;
 
 namespace {
 
-constexpr int kTimeoutMs = 120000;
+constexpr int kTimeoutMs = test::kSessionTimeoutMs;
 
-EngineQueue::Options cpuOptions() {
-    EngineQueue::Options o;
-    o.engine.backend = Backend::Cpu;
-    return o;
-}
+EngineQueue::Options cpuOptions() { return test::cpuSessionOptions(); }
 
 // The newest granulometry snapshot of the session's current parameters, once it has come.
 SnapshotPtr awaitCurrent(Session& session) {

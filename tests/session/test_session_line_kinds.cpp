@@ -4,6 +4,7 @@
 // done here, computed only while the Result view compares kinds, and coalesced during a drag.
 #include "app/session/kind_difference.h"
 #include "app/session/session.h"
+#include "tests/support/cpu_session.h"
 #include "app/session/shown_state.h"
 #include "tests/support/engine_gate.h"
 #include "tests/support/random_images.h"
@@ -16,13 +17,9 @@ using namespace linescope::session;
 
 namespace {
 
-constexpr int kTimeoutMs = 120000;
+constexpr int kTimeoutMs = test::kSessionTimeoutMs;
 
-EngineQueue::Options cpuOptions() {
-    EngineQueue::Options o;
-    o.engine.backend = Backend::Cpu;
-    return o;
-}
+EngineQueue::Options cpuOptions() { return test::cpuSessionOptions(); }
 
 const EngineOptions kCpu{Backend::Cpu};
 
