@@ -98,9 +98,13 @@ private slots:
         const auto hough = houghSkew(ink);
         QVERIFY(hough.has_value());
         QVERIFY2(std::abs(*hough - 2.0) < 0.2, qPrintable(QString::number(*hough)));
+        RadialProjectionParams rp;
+        rp.height = 1300;  // the crop's own height
+        const double radial = radialProjectionSkew(page, rp);
+        QVERIFY2(std::abs(radial - 2.0) < 0.2, qPrintable(QString::number(radial)));
         if (!leptonicaAvailable()) QSKIP("Leptonica not built");
         const LeptonicaImage bin = leptonicaBinary(ink);
-        for (double range : {7.0, 10.0}) {
+        for (double range : {7.0, kSkewSetRange}) {
             const auto lept = leptonicaSkew(bin, range);
             QVERIFY(lept.has_value());
             QVERIFY2(std::abs(*lept - 2.0) < 0.1, qPrintable(QString::number(*lept)));
