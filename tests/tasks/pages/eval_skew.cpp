@@ -86,7 +86,8 @@ constexpr const char* kUsage =
     "                               [--groups score,text,table,photo] [--methods linescope,leptonica,hough,arp]\n"
     "  DATASET_DIR: a folder written by make-skew-set (truth.csv and the pages).\n"
     "  --threads N: the engine's CPU worker threads (default 0 = one per core); the peers are single-threaded.\n"
-    "  --every K: only every K-th page of truth.csv (quick runs); --groups, --profiles: only those pages.\n"
+    "  --every K: only every K-th page of truth.csv (quick runs); --groups, --profiles: only those pages;\n"
+    "  --only TEXT: only the pages whose file name contains TEXT.\n"
     "  --methods: which estimators run (default all; arp = Pham & Tran's adaptive radial projection).\n";
 
 std::vector<std::string> commaList(const std::string& text) {
@@ -106,6 +107,7 @@ int runSkewEval(const ArgList& args) {
     std::vector<std::string> pos;
     std::string csvPath;
     int threads = 0, every = 1;
+    std::string only;
     std::vector<DegradeProfile> profiles(std::begin(kAllProfiles), std::end(kAllProfiles));
     std::vector<std::string> groups(std::begin(kSkewGroups), std::end(kSkewGroups));
     std::vector<std::string> run{"linescope", "leptonica", "hough", "arp"};
@@ -116,6 +118,7 @@ int runSkewEval(const ArgList& args) {
         }
         if (args[i] == "--csv" && i + 1 < args.size()) csvPath = args[++i];
         else if (args[i] == "--threads" && i + 1 < args.size()) threads = std::stoi(args[++i]);
+        else if (args[i] == "--only" && i + 1 < args.size()) only = args[++i];
         else if (args[i] == "--every" && i + 1 < args.size()) every = std::max(1, std::stoi(args[++i]));
         else if (args[i] == "--groups" && i + 1 < args.size()) groups = commaList(args[++i]);
         else if (args[i] == "--methods" && i + 1 < args.size()) run = commaList(args[++i]);
@@ -132,7 +135,8 @@ int runSkewEval(const ArgList& args) {
     {
         const std::vector<SkewItem> all = readSkewTruth(pos[0]);
         for (std::size_t i = 0; i < all.size(); i += static_cast<std::size_t>(every))
-            if (std::find(profiles.begin(), profiles.end(), all[i].profile) != profiles.end() && contains(groups, all[i].group))
+            if (std::find(profiles.begin(), profiles.end(), all[i].profile) != profiles.end() && contains(groups, all[i].group) &&
+                all[i].file.find(only) != std::string::npos)
                 items.push_back(all[i]);
     }
     if (items.empty()) throw std::runtime_error("no pages selected in " + pos[0]);

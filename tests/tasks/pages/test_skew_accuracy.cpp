@@ -27,10 +27,12 @@ using namespace linescope::tasks;
 namespace {
 
 // Measured by this test itself (it prints "engine skew over 48 pages: mean … worst …"):
-// `ctest --test-dir build -R test_skew_accuracy -V` on main at 1ee77c9 (the two-stage skew of
-// 92ae00b), default SkewParams, CPU backend, 2 cores. Lower them when the engine improves.
-constexpr double kCommittedMeanAbsError = 1.147;
-constexpr double kCommittedWorstAbsError = 10.582;
+// `ctest --test-dir build -R test_skew_accuracy -V` on branch issue-skew (issue 20: the page's
+// background taken away, ±16°, walls of the fine valley, a shorter segment where the long one
+// finds no valley), default SkewParams, CPU backend, 2 cores; before it 1.147° and 10.582° (main
+// at 1ee77c9). Lower them when the engine improves.
+constexpr double kCommittedMeanAbsError = 0.053;
+constexpr double kCommittedWorstAbsError = 0.454;
 // Margins: numerics and thread counts may move a parabola fit by a few thousandths of a degree.
 constexpr double kMeanMargin = 0.02;
 constexpr double kWorstMargin = 0.10;
