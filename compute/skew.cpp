@@ -2,8 +2,10 @@
 #include "compute/skew.h"
 
 #include "compute/box_reduce.h"
+#include "compute/classic_morph.h"
 #include "compute/line_geometry.h"
 #include "compute/line_morph.h"
+#include "compute/page_flatten.h"
 #include "compute/spectrum_peaks.h"
 
 #include <algorithm>
@@ -14,7 +16,6 @@
 namespace linescope {
 
 namespace {
-
 // The depth (largest at the extreme looked for) and the valley around its extreme: where
 // the depth stays above half the peak's height over the median.
 struct Valley {
@@ -39,6 +40,32 @@ Valley valleyOf(const std::vector<double>& spectrum, bool minimum) {
     while (v.lo > 0 && v.depth[static_cast<std::size_t>(v.lo - 1)] >= half) --v.lo;
     while (v.hi < n - 1 && v.depth[static_cast<std::size_t>(v.hi + 1)] >= half) ++v.hi;
     return v;
+}
+
+// The centre of a valley as the mean of the midpoints between its two walls at several depths
+// (a quarter, half and three quarters of the way from the window's lowest to its highest
+// depth), each wall crossing interpolated linearly between samples; in samples from 0. NaN
+// when a wall does not come back below a quarter within the window.
+double valleyCentre(const std::vector<double>& depth, int peak) {
+    const int n = static_cast<int>(depth.size());
+    const double top = depth[static_cast<std::size_t>(peak)];
+    const double base = *std::min_element(depth.begin(), depth.end());
+    if (!(top > base)) return NAN;
+    auto at = [&](int k) { return depth[static_cast<std::size_t>(k)]; };
+    double sum = 0;
+    int levels = 0;
+    for (double q : {0.25, 0.5, 0.75}) {
+        const double level = base + q * (top - base);
+        int l = peak, r = peak;
+        while (l > 0 && at(l - 1) >= level) --l;
+        while (r < n - 1 && at(r + 1) >= level) ++r;
+        if (l == 0 || r == n - 1) return NAN;
+        const double xl = (l - 1) + (level - at(l - 1)) / (at(l) - at(l - 1));
+        const double xr = r + (at(r) - level) / (at(r) - at(r + 1));
+        sum += 0.5 * (xl + xr);
+        ++levels;
+    }
+    return sum / levels;
 }
 
 }  // namespace
@@ -148,8 +175,8 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
     if (page.empty()) throw Error("the image is empty");
     if (p.angles.count < 1) throw Error("the skew search needs at least one angle");
     if (!(p.refineRange >= 0) || !(p.refineStep > 0)) throw Error("the skew refinement needs a range ≥ 0 and a step > 0");
-    if (p.reduction < 0 || p.length < 0 || !(p.smear >= 0 && p.smear < 1))
-        throw Error("the skew parameters must not be negative (smear: a share of the width below 1)");
+    if (p.reduction < 0 || p.length < 0 || !(p.smear >= 0 && p.smear < 1) || !(p.flatten >= 0 && p.flatten < 1))
+        throw Error("the skew parameters must not be negative (smear, flatten: a share of the width below 1)");
     if (p.refineRange > 0 && skewFineAngleCount(p.refineRange, p.refineStep) > kMaxSweepAngles)
         throw Error("the skew refinement over ±" + shortNumber(p.refineRange) + "° in steps of " +
                     shortNumber(p.refineStep) + "° gives more than " + std::to_string(kMaxSweepAngles) + " angles");
@@ -165,17 +192,27 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
     // The working page: reduced, then its ink smeared along the lines' middle direction.
     Image<T> working = e.reduction > 1 ? boxReduce<T>(page, e.reduction, opt) : Image<T>();
     ImageView<const T> work = e.reduction > 1 ? working.cview() : page;
+    // Its background taken away first (page_flatten.h): dark scanner-bed margins, photographs
+    // and the edges of both have long straight edges at any angle, which won over the text.
+    Image<T> flat;
+    if (const int side = static_cast<int>(std::lround(p.flatten * work.width)) | 1; side > 1) {
+        flat = flattenBackground<T>(work, side, p.darkLines, opt);
+        work = flat.cview();
+    }
+    const ImageView<const T> unsmeared = work;
     const int smear = static_cast<int>(std::lround(p.smear * work.width));
     Image<T> smeared;
     if (smear >= 2) {
         const double middle = p.angles.angle(0) + 0.5 * (p.angles.count - 1) * p.angles.step;
-        smeared = lineMorph<T>(p.darkLines ? MorphOp::Erode : MorphOp::Dilate, work, LineParams{middle, smear, p.kind}, opt);
+        smeared = lineMorph<T>(p.darkLines ? MorphOp::Erode : MorphOp::Dilate, unsmeared, LineParams{middle, smear, p.kind}, opt);
         work = smeared.cview();
     }
 
     // Coarse: the whole range on the page reduced by a further 2.
     const Image<T> coarse = boxReduce<T>(work, 2, opt);
-    e.coarseLength = defaultSkewLength(coarse.width(), coarse.height());
+    // A shorter segment than the fine stage's: the lines of a column, a table cell's row or a
+    // typewritten memo are shorter than 3/5 of the page, and their valley must show here.
+    e.coarseLength = std::max(3, static_cast<int>(kSkewCoarseLengthShare * coarse.width()));
     e.angles = p.angles;
     e.spectrum = spectrumOf<T>(coarse.cview(), op, e.coarseLength, p.angles, p.kind, opt);
     const SkewResult c = skewFromSpectrum(e.spectrum, p.angles, p.darkLines);
@@ -186,32 +223,66 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
 
     // Fine: around the coarse estimate on the working page. The valley must lie inside the
     // window, with the spectrum rising on both sides: where it reaches an end (thick lines,
-    // short segments: a wide flat floor), the window doubles, up to the coarse range.
+    // short segments: a wide flat floor), the window doubles.
     const double coarseHalfRange = 0.5 * std::abs(p.angles.step) * std::max(p.angles.count - 1, 1);
     const double first = p.angles.angle(0), last = p.angles.angle(p.angles.count - 1);
     const double lo = std::min(first, last), hi = std::max(first, last);
-    double range = p.refineRange;
-    for (;;) {
-        const int half = std::max(1, static_cast<int>(std::lround(range / p.refineStep)));
-        const AngleSet fine{c.angle - half * p.refineStep, p.refineStep, 2 * half + 1};
-        const std::vector<double> fineSpectrum = spectrumOf<T>(work, op, e.length, fine, p.kind, opt);
-        const Valley v = valleyOf(fineSpectrum, p.darkLines);
-        const bool bracketed = v.lo > 0 && v.hi < fine.count - 1;
-        if (bracketed || range >= coarseHalfRange || fine.count * 2 > kMaxSweepAngles) {
-            // The answer never leaves the range searched (a page without lines has a flat
-            // spectrum whose fine window can wander past its end): the same direction
-            // nearest the range, held to its ends. An extreme at or past an end is flagged.
+    const double refineStep = p.refineStep;
+    // One fine search of `fineWork` with segment `length`: false when its valley is not
+    // bracketed by a window of ±maxRange or its centre lies more than half a coarse step from
+    // the coarse angle (a wandering valley, not the coarse one refined).
+    auto fineStage = [&](ImageView<const T> fineWork, int length, double maxRange) {
+        for (double range = p.refineRange;; range *= 2) {
+            const int half = std::max(1, static_cast<int>(std::lround(range / refineStep)));
+            const AngleSet fine{c.angle - half * refineStep, refineStep, 2 * half + 1};
+            const std::vector<double> fineSpectrum = spectrumOf<T>(fineWork, op, length, fine, p.kind, opt);
+            const Valley v = valleyOf(fineSpectrum, p.darkLines);
+            const bool bracketed = v.lo > 0 && v.hi < fine.count - 1;
+            if (!bracketed && range < maxRange && range < coarseHalfRange && fine.count * 2 <= kMaxSweepAngles) continue;
             e.fine = skewFromSpectrum(fineSpectrum, fine, p.darkLines);
-            const double a = e.fine.angle + 180 * std::round((0.5 * (lo + hi) - e.fine.angle) / 180);
-            e.angle = std::clamp(a, lo, hi);
-            if (a <= lo + 0.5 * p.refineStep || a >= hi - 0.5 * p.refineStep) e.atRangeEdge = true;
-            // A wrong coarse valley, or a bumpy fine floor, leaves the fine stage without one
-            // clear extreme: its separation discounts the coarse confidence (kSkewConfidentThreshold).
-            e.confidence = e.atRangeEdge ? 0.0 : c.confidence * e.fine.separation;
-            return e;
+            // The fine valley of a long segment is a trapezoid (flat where the segment fits
+            // inside the thick text line); its walls, not its bumpy floor, say where its
+            // centre is. The parabola's vertex stays where the walls leave the window.
+            const double centre = valleyCentre(v.depth, e.fine.peakIndex);
+            if (std::isfinite(centre)) {
+                const double a = normalizeAngle(fine.start + centre * fine.step);
+                e.fine.angle = a > 90 ? a - 180 : a;
+            }
+            e.length = length;
+            return bracketed && std::abs(std::remainder(e.fine.angle - c.angle, 180.0)) <= 0.5 * std::abs(p.angles.step);
         }
-        range *= 2;
+    };
+    // Three tries, the most precise first:
+    // 1. the ink smeared by a small square (kSkewSquareSmearShare of the width), which has no
+    //    direction: smeared along the range's middle, letters grow staircase tails that pull
+    //    the valley towards it (0.1–0.4° on typewritten and two-column pages at 4–11°), and
+    //    rotations below 0.1° read as 0. Where the words of a line stay apart, no valley;
+    // 2. the ink smeared along the range's middle (the coarse page's);
+    // 3. a segment of the coarse stage's share of the width: the lines of two columns
+    //    without a rule across are shorter than 3/5 of the page.
+    const int shortLength = std::max(3, static_cast<int>(kSkewCoarseLengthShare * work.width));
+    ImageView<const T> squareSmeared = unsmeared;  // no smear asked: none
+    Image<T> squared;
+    if (const int side = static_cast<int>(std::lround(kSkewSquareSmearShare * unsmeared.width)) | 1; smear >= 2 && side > 1) {
+        squared = Image<T>(unsmeared.width, unsmeared.height);
+        classicMorph<T>(p.darkLines ? MorphOp::Erode : MorphOp::Dilate, unsmeared, squared.view(),
+                        ClassicSE{ClassicShape::Rect, side, side}, opt);
+        squareSmeared = squared.cview();
     }
+    const bool own = p.length > 0;  // a length the caller chose is the only one tried
+    if (!fineStage(squareSmeared, e.length, 2 * p.refineRange) &&
+        !fineStage(work, e.length, 4 * p.refineRange) && !own && shortLength < e.length)
+        fineStage(work, shortLength, coarseHalfRange);
+    // The answer never leaves the range searched (a page without lines has a flat spectrum
+    // whose fine window can wander past its end): the same direction nearest the range, held
+    // to its ends. An extreme at or past an end is flagged.
+    const double a = e.fine.angle + 180 * std::round((0.5 * (lo + hi) - e.fine.angle) / 180);
+    e.angle = std::clamp(a, lo, hi);
+    if (a <= lo + 0.5 * refineStep || a >= hi - 0.5 * refineStep) e.atRangeEdge = true;
+    // A wrong coarse valley, or a bumpy fine floor, leaves the fine stage without one clear
+    // extreme: its separation discounts the coarse confidence (kSkewConfidentThreshold).
+    e.confidence = e.atRangeEdge ? 0.0 : c.confidence * e.fine.separation;
+    return e;
 }
 
 template SkewEstimate estimateSkew<std::uint8_t>(ImageView<const std::uint8_t>, const SkewParams&,

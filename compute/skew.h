@@ -41,43 +41,53 @@ SkewResult skewFromSpectrum(const std::vector<double>& spectrum, const AngleSet&
 // The confidence at or above which a skew estimate is shown as the page's angle; below it the
 // image has no dominant line direction in the range. Calibrated by tests/tasks/prints/
 // test_skew_confidence.cpp, default SkewParams, CPU: of 99 pages with a known skew (the two
-// committed task pages × 16 angles × 3 degradations, and the three page samples), 23 reach
-// 0.75 and all 23 are right within 0.1° (at 0.70: 26 of 27; at 0.50: 37 of 42); 36 right and
-// 40 wrong ones stay below (the engine's answer on the text page is often off by 0.1–0.9°).
-// The 26 prints and textures without a line direction in the range (12 synthetic prints,
-// 9 synthetic textures, the 5 print and texture samples) reach at most 0.20 (fingerprint.png);
-// the two synthetic textures with a direction in the range, 0.37.
+// committed task pages × 16 angles × 3 degradations, and the three page samples), 57 reach
+// 0.75 and 56 of them are right within 0.1° (issue 20's engine; before it 23 of 23); 29 right
+// and 13 wrong ones stay below. None of the 25 prints and textures without a line direction in
+// the range (12 synthetic prints, 8 synthetic textures, the 5 print and texture samples)
+// reaches it.
 inline constexpr double kSkewConfidentThreshold = 0.75;
 
 // estimateSkew, in two stages chosen from rendered scores and text pages at 300 dpi
 // (tests/tasks/pages; figures in tests/bench/task-results.md):
-//   1. the page is reduced by box averaging to about kSkewWorkingWidth pixels across, and
-//      its ink is smeared along the lines (an erosion, or a dilation for bright lines, by a
-//      segment of 1 % of that width at the range's middle angle), so that the letters and
-//      words of a text line become one dark run and staff lines survive any small gap;
+//   1. the page is reduced by box averaging to about kSkewWorkingWidth pixels across, its
+//      background taken away (flattenBackground, a square of `flatten` × that width: dark
+//      margins, photographs and lighting become paper, strokes keep their contrast), and its
+//      ink smeared along the lines (an erosion, or a dilation for bright lines, by a segment
+//      of `smear` × that width at the range's middle angle), so that the letters and words
+//      of a text line become one dark run and staff lines survive any small gap;
 //   2. coarse: the spectrum of closings (openings for bright lines) over `angles` on that
-//      page reduced by a further 2, with λ = 3/5 of its width;
+//      page reduced by a further 2, with λ = kSkewCoarseLengthShare of its width;
 //   3. fine: the spectrum over the coarse angle ± refineRange in refineStep steps on the
-//      working page, with λ = 3/5 of its width; its extreme, refined by a parabola through
-//      the valley, is the estimate.
+//      working page, with λ = 3/5 of its width (the window doubles until the valley's walls
+//      lie inside it); the centre between the valley's walls (the midpoints at a quarter,
+//      half and three quarters of its depth) is the estimate. The ink is smeared by a small
+//      square for it (kSkewSquareSmearShare: no direction to pull towards); where that
+//      gives no valley within half a coarse step of the coarse angle, the page of stage 1,
+//      then a segment of kSkewCoarseLengthShare of the width.
 // Long segments resolve small angles: a segment of λ pixels leaves a line of thickness t
 // within ±t/λ radians, and line paths quantize sub-pixel offsets, which biases short
 // segments towards 0°. The lines of a page run across most of it, so λ is a share of it.
-inline constexpr int kSkewWorkingWidth = 800;
+// 1200 (a 300-dpi page reduced by 2) rather than 800: line paths quantize a line's offset to
+// a pixel, which pulled estimates of small rotations towards 0° on the smaller page.
+inline constexpr int kSkewWorkingWidth = 1200;
+inline constexpr double kSkewCoarseLengthShare = 0.3;
+inline constexpr double kSkewSquareSmearShare = 0.004;  // the fine stage's square smear (5 px at 1240)
 
 struct SkewParams {
     int length = 0;              // the fine stage's λ on the working page; 0 = 3/5 of its width
-    AngleSet angles{-10, 0.5, 41};  // the coarse search
+    AngleSet angles{-16, 0.5, 65};  // the coarse search
     bool darkLines = true;       // dark lines on light paper: closings (minimum); else openings (maximum)
-    double refineRange = 0.3;    // degrees either side of the coarse estimate; 0 = no fine stage
+    double refineRange = 1.0;    // degrees either side of the coarse estimate; 0 = no fine stage
     double refineStep = 0.05;    // degrees
     int reduction = 0;           // the working page's reduction factor; 0 = width / kSkewWorkingWidth, rounded, ≥ 1
     double smear = 0.01;         // the smearing segment as a share of the working width; 0 = none
+    double flatten = 0.009;      // the background square's side as a share of the working width; 0 = none
     LineKind kind = LineKind::Paths;  // the digital line of the smear and the spectra (line_kind.h);
                                       // kSkewConfidentThreshold was calibrated with line paths
 };
 
-// The λ of a stage run on a page `width` pixels wide: 3/5 of it, at least 3.
+// The fine stage's λ on a page `width` pixels wide: 3/5 of it, at least 3.
 int defaultSkewLength(int width, int height);
 
 // The coarse stage works on the page reduced by 2 × reduction, which must keep at least

@@ -32,7 +32,8 @@ constexpr const char* kHelp =
     "within 0.1° on the calibration pages; false: no dominant line direction (prints,\n"
     "textures), A is not to be trusted. E is true when the extreme lies at an end of\n"
     "--angles: the lines may lie outside the range (C is then 0).\n"
-    "Two stages: the page is reduced by F (to about 800 pixels across) and its ink smeared\n"
+    "Two stages: the page is reduced by F (to about 1200 pixels across), its background taken\n"
+    "away (dark margins and photographs become paper) and its ink smeared\n"
     "along the lines; a coarse search over --angles on the page reduced by 2F (λ = L0), then\n"
     "a fine one over A0 ± --refine-range in --refine-step steps on the page reduced by F\n"
     "(λ = L). Measured on rendered scores and text pages: tests/bench/task-results.md.\n"
@@ -41,8 +42,8 @@ constexpr const char* kHelp =
     "  --length L         the fine stage's segment length on the reduced page (default:\n"
     "                     three fifths of its width)\n"
     "  --angles SET       the coarse angles: N angles over 180°, or start:stop:step (stop\n"
-    "                     excluded; default -10:10.5:0.5)\n"
-    "  --refine-range R   degrees either side of the coarse angle (default 0.3; 0: no fine stage)\n"
+    "                     excluded; default -16:16.5:0.5)\n"
+    "  --refine-range R   degrees either side of the coarse angle (default 1; 0: no fine stage)\n"
     "  --refine-step S    the fine stage's step in degrees (default 0.05)\n"
     "  --reduction F      the reduction factor (default: width / 800, rounded, at least 1)\n"
     "  --bright-lines     bright lines on a dark background: openings instead of closings\n"
@@ -142,7 +143,7 @@ std::unique_ptr<CommandJob> skewJob(const ArgList& argList, JobMode mode) {
     refuseForceInBatch(args, mode);
     SkewParams p;
     p.length = lengthFrom(args, 0);
-    p.angles = anglesFrom(args, "-10:10.5:0.5");
+    p.angles = anglesFrom(args, "-16:16.5:0.5");
     p.refineRange = numberFrom(args, "--refine-range", p.refineRange, 0, 10);
     p.refineStep = numberFrom(args, "--refine-step", p.refineStep, 1e-4, 5);
     p.reduction = integerFrom(args, "--reduction", 0, 0, 64);

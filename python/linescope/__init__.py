@@ -164,16 +164,16 @@ def orientation_field(img, *, block=16, length=None, angle_count=24, smoothing=1
     page: 2-D array of uint8, uint16 or float32 (no NaN): dark lines on light paper, or
         bright lines with bright_lines=True.
     length: the fine stage's λ on the reduced page (default None: three fifths of its width).
-    {_angles_doc("-10:10.5:0.5")}
+    {_angles_doc("-16:16.5:0.5")}
     refine_range: degrees either side of the coarse angle, 0 … 10 (default 0.3; 0: no fine
         stage).
     refine_step: the fine stage's step in degrees, 0.0001 … 5 (default 0.05).
-    reduction: the reduction factor, 0 … 64 (default None or 0: width / 800, rounded, ≥ 1).
+    reduction: the reduction factor, 0 … 64 (default None or 0: width / 1200, rounded, ≥ 1).
     bright_lines: openings instead of closings.{{engine}}
 
     Returns a Skew. ``deskew(page, result.angle)`` straightens the page.
     """)
-def skew(page, *, length=None, angles="-10:10.5:0.5", refine_range=0.3, refine_step=0.05,
+def skew(page, *, length=None, angles="-16:16.5:0.5", refine_range=1.0, refine_step=0.05,
          reduction=None, bright_lines=False, backend="auto", algorithm="auto", threads=0):
     return Skew(**_linescope.skew(page, length, angles, refine_range, refine_step, reduction,
                                   bool(bright_lines), backend, algorithm, threads))

@@ -7,8 +7,8 @@
 #   4. runs the three evaluations and writes their Markdown tables and per-item CSV into OUTDIR.
 #
 #   tests/tasks/run-task-eval.sh [OUTDIR] [K]   (default OUTDIR: ./task-eval-out, K: 1)
-# K evaluates every K-th page of the skew set (the whole set takes about 40 minutes
-# on 2 cores, most of it the Hough peer).
+# K evaluates every K-th page of the skew set (the whole set of 1056 pages takes about an
+# hour on 2 cores, most of it the Hough and radial-projection peers).
 set -euo pipefail
 out=$(realpath -m "${1:-task-eval-out}")
 every=${2:-1}

@@ -8,7 +8,7 @@
 namespace {
 constexpr const char* kUsage =
     "usage: linescope-task-eval COMMAND [options]\n"
-    "  skew DATASET_DIR [...]   skew of rotated, degraded pages: LineScope, Leptonica, Hough\n"
+    "  skew DATASET_DIR [...]   skew of rotated, degraded pages: LineScope, Leptonica, Hough, radial projection\n"
     "  make-skew-set CLEAN_DIR OUT_DIR [...]  the skew data set from clean pages\n"
     "  orientation [...]        fingerprint orientation fields: LineScope vs structure tensor\n"
     "  texture [...]            dominant orientations of textures from the spectrum's peaks\n"

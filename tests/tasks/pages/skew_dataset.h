@@ -16,17 +16,20 @@ namespace linescope::tasks {
 struct SkewItem {
     std::string file;
     std::string source;   // the clean page's file name
-    std::string group;    // "score" or "text" (from the clean name's prefix)
+    std::string group;    // "score", "text", "table" or "photo" (groupOfSource)
     DegradeProfile profile = DegradeProfile::Clean;
     double angle = 0;     // degrees, counter-clockwise: the skew the estimate should report
 };
 
-// The angles every page gets: 0, ±0.07, ±0.3, then `spread` angles drawn uniformly from
-// −10 … 10 with a fixed seed per page (`pageSeed`), rounded to 0.001°.
-std::vector<double> skewAnglesForPage(int spread, std::uint64_t pageSeed);
+// The angles every page gets: 0, ±0.05, ±0.07, ±0.3, then `spread` angles drawn uniformly from
+// −range … range (degrees) with a fixed seed per page (`pageSeed`), rounded to 0.001°.
+inline constexpr double kSkewSetRange = 15.0;
+std::vector<double> skewAnglesForPage(int spread, std::uint64_t pageSeed, double range = kSkewSetRange);
 
-// "score" for score-*.png, "text" for text-*.png, else "other".
+// "score" for score-*.png, "table" for text-table-*.png, "text" for other text-*.png, "photo"
+// for photo-*.png (text pages with photos, photo_pages.h), else "other".
 std::string groupOfSource(const std::string& cleanName);
+inline constexpr const char* kSkewGroups[] = {"score", "text", "table", "photo"};
 
 // The seed of one (page, angle, profile): a hash of the three, so the set is reproducible.
 std::uint64_t itemSeed(const std::string& source, int angleIndex, DegradeProfile p);
