@@ -9,8 +9,11 @@
 
 namespace linescope::ui {
 
-LessonPlot::LessonPlot(const QString& xTitle, const QString& yTitle, QWidget* parent) : QChartView(parent) {
-    auto* chart = new QChart;
+// The chart is given to the base: QChartView(parent) would make a chart of its own, which a
+// later setChart() releases without deleting (LeakSanitizer found it).
+LessonPlot::LessonPlot(const QString& xTitle, const QString& yTitle, QWidget* parent)
+    : QChartView(new QChart, parent) {
+    QChart* chart = this->chart();
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->legend()->setAlignment(Qt::AlignRight);  // beside the plot: its height is the scarce one
     x_ = new QValueAxis(chart);
@@ -24,7 +27,6 @@ LessonPlot::LessonPlot(const QString& xTitle, const QString& yTitle, QWidget* pa
     y_->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(x_, Qt::AlignBottom);
     chart->addAxis(y_, Qt::AlignLeft);
-    setChart(chart);
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(200, 160);
 }
