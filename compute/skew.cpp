@@ -201,21 +201,28 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
     }
     const ImageView<const T> unsmeared = work;
     const int smear = static_cast<int>(std::lround(p.smear * work.width));
+    const double middle = p.angles.angle(0) + 0.5 * (p.angles.count - 1) * p.angles.step;
     Image<T> smeared;
-    if (smear >= 2) {
-        const double middle = p.angles.angle(0) + 0.5 * (p.angles.count - 1) * p.angles.step;
-        smeared = lineMorph<T>(p.darkLines ? MorphOp::Erode : MorphOp::Dilate, unsmeared, LineParams{middle, smear, p.kind}, opt);
-        work = smeared.cview();
+    SkewResult c;
+    // Coarse: the whole range on the page reduced by a further 2, with a shorter segment than
+    // the fine stage's: the lines of a column, a table cell's row or a typewritten memo are
+    // shorter than 3/5 of the page, and their valley must show here. Where the smear leaves
+    // the words of a line apart (large type on a small page: the bundled text page), nothing
+    // dark survives at any angle and the spectrum is flat: the smear doubles, twice at most.
+    for (int length = smear;; length *= 2) {
+        if (length >= 2) {
+            smeared = lineMorph<T>(p.darkLines ? MorphOp::Erode : MorphOp::Dilate, unsmeared, LineParams{middle, length, p.kind}, opt);
+            work = smeared.cview();
+        }
+        const Image<T> coarse = boxReduce<T>(work, 2, opt);
+        e.coarseLength = std::max(3, static_cast<int>(kSkewCoarseLengthShare * coarse.width()));
+        e.angles = p.angles;
+        e.spectrum = spectrumOf<T>(coarse.cview(), op, e.coarseLength, p.angles, p.kind, opt);
+        c = skewFromSpectrum(e.spectrum, p.angles, p.darkLines);
+        const auto [low, high] = std::minmax_element(e.spectrum.begin(), e.spectrum.end());
+        const bool flatSpectrum = *high - *low <= 1e-4 * std::max(std::abs(*high), std::abs(*low));
+        if (!flatSpectrum || length < 2 || length >= 4 * smear) break;
     }
-
-    // Coarse: the whole range on the page reduced by a further 2.
-    const Image<T> coarse = boxReduce<T>(work, 2, opt);
-    // A shorter segment than the fine stage's: the lines of a column, a table cell's row or a
-    // typewritten memo are shorter than 3/5 of the page, and their valley must show here.
-    e.coarseLength = std::max(3, static_cast<int>(kSkewCoarseLengthShare * coarse.width()));
-    e.angles = p.angles;
-    e.spectrum = spectrumOf<T>(coarse.cview(), op, e.coarseLength, p.angles, p.kind, opt);
-    const SkewResult c = skewFromSpectrum(e.spectrum, p.angles, p.darkLines);
     static_cast<SkewResult&>(e) = c;
     e.coarseAngle = c.angle;
     e.length = p.length > 0 ? p.length : defaultSkewLength(work.width, work.height);

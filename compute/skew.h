@@ -41,9 +41,9 @@ SkewResult skewFromSpectrum(const std::vector<double>& spectrum, const AngleSet&
 // The confidence at or above which a skew estimate is shown as the page's angle; below it the
 // image has no dominant line direction in the range. Calibrated by tests/tasks/prints/
 // test_skew_confidence.cpp, default SkewParams, CPU: of 99 pages with a known skew (the two
-// committed task pages × 16 angles × 3 degradations, and the three page samples), 56 reach
-// 0.75 and 55 of them are right within 0.1° (issue 20's engine; before it 23 of 23); 35 right
-// and 8 wrong ones stay below. None of the 25 prints and textures without a line direction in
+// committed task pages × 16 angles × 3 degradations, and the three page samples), 57 reach
+// 0.75 and 56 of them are right within 0.1° (issue 20's engine; before it 23 of 23); 35 right
+// and 7 wrong ones stay below. None of the 25 prints and textures without a line direction in
 // the range (12 synthetic prints, 8 synthetic textures, the 5 print and texture samples)
 // reaches it.
 inline constexpr double kSkewConfidentThreshold = 0.75;
@@ -57,7 +57,8 @@ inline constexpr double kSkewConfidentThreshold = 0.75;
 //      of `smear` × that width at the range's middle angle), so that the letters and words
 //      of a text line become one dark run and staff lines survive any small gap;
 //   2. coarse: the spectrum of closings (openings for bright lines) over `angles` on that
-//      page reduced by a further 2, with λ = kSkewCoarseLengthShare of its width;
+//      page reduced by a further 2, with λ = kSkewCoarseLengthShare of its width (where it
+//      comes out flat, the words stayed apart: the smear doubles, twice at most);
 //   3. fine: the spectrum over the coarse angle ± refineRange in refineStep steps on the
 //      working page, with λ = 3/5 of its width (the window doubles until the valley's walls
 //      lie inside it); the centre between the valley's walls (the midpoints at a quarter,
