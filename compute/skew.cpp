@@ -201,21 +201,28 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
     }
     const ImageView<const T> unsmeared = work;
     const int smear = static_cast<int>(std::lround(p.smear * work.width));
+    const double middle = p.angles.angle(0) + 0.5 * (p.angles.count - 1) * p.angles.step;
     Image<T> smeared;
-    if (smear >= 2) {
-        const double middle = p.angles.angle(0) + 0.5 * (p.angles.count - 1) * p.angles.step;
-        smeared = lineMorph<T>(p.darkLines ? MorphOp::Erode : MorphOp::Dilate, unsmeared, LineParams{middle, smear, p.kind}, opt);
-        work = smeared.cview();
+    SkewResult c;
+    // Coarse: the whole range on the page reduced by a further 2, with a shorter segment than
+    // the fine stage's: the lines of a column, a table cell's row or a typewritten memo are
+    // shorter than 3/5 of the page, and their valley must show here. Where the smear leaves
+    // the words of a line apart (large type on a small page: the bundled text page), nothing
+    // dark survives at any angle and the spectrum is flat: the smear doubles, twice at most.
+    for (int length = smear;; length *= 2) {
+        if (length >= 2) {
+            smeared = lineMorph<T>(p.darkLines ? MorphOp::Erode : MorphOp::Dilate, unsmeared, LineParams{middle, length, p.kind}, opt);
+            work = smeared.cview();
+        }
+        const Image<T> coarse = boxReduce<T>(work, 2, opt);
+        e.coarseLength = std::max(3, static_cast<int>(kSkewCoarseLengthShare * coarse.width()));
+        e.angles = p.angles;
+        e.spectrum = spectrumOf<T>(coarse.cview(), op, e.coarseLength, p.angles, p.kind, opt);
+        c = skewFromSpectrum(e.spectrum, p.angles, p.darkLines);
+        const auto [low, high] = std::minmax_element(e.spectrum.begin(), e.spectrum.end());
+        const bool flatSpectrum = *high - *low <= 1e-4 * std::max(std::abs(*high), std::abs(*low));
+        if (!flatSpectrum || length < 2 || length >= 4 * smear) break;
     }
-
-    // Coarse: the whole range on the page reduced by a further 2.
-    const Image<T> coarse = boxReduce<T>(work, 2, opt);
-    // A shorter segment than the fine stage's: the lines of a column, a table cell's row or a
-    // typewritten memo are shorter than 3/5 of the page, and their valley must show here.
-    e.coarseLength = std::max(3, static_cast<int>(kSkewCoarseLengthShare * coarse.width()));
-    e.angles = p.angles;
-    e.spectrum = spectrumOf<T>(coarse.cview(), op, e.coarseLength, p.angles, p.kind, opt);
-    const SkewResult c = skewFromSpectrum(e.spectrum, p.angles, p.darkLines);
     static_cast<SkewResult&>(e) = c;
     e.coarseAngle = c.angle;
     e.length = p.length > 0 ? p.length : defaultSkewLength(work.width, work.height);
@@ -228,9 +235,10 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
     const double first = p.angles.angle(0), last = p.angles.angle(p.angles.count - 1);
     const double lo = std::min(first, last), hi = std::max(first, last);
     const double refineStep = p.refineStep;
-    // One fine search of `fineWork` with segment `length`: false when its valley is not
-    // bracketed by a window of ±maxRange or its centre lies more than half a coarse step from
-    // the coarse angle (a wandering valley, not the coarse one refined).
+    // One fine search of `fineWork` with segment `length`, into e.fine: how far its valley's
+    // centre lies from the coarse angle, or infinity when the valley is not bracketed by a
+    // window of ±maxRange. Far from the coarse angle, it is a wandering valley, not the coarse
+    // one refined.
     auto fineStage = [&](ImageView<const T> fineWork, int length, double maxRange) {
         for (double range = p.refineRange;; range *= 2) {
             const int half = std::max(1, static_cast<int>(std::lround(range / refineStep)));
@@ -249,17 +257,19 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
                 e.fine.angle = a > 90 ? a - 180 : a;
             }
             e.length = length;
-            return bracketed && std::abs(std::remainder(e.fine.angle - c.angle, 180.0)) <= 0.5 * std::abs(p.angles.step);
+            return bracketed ? std::abs(std::remainder(e.fine.angle - c.angle, 180.0)) : INFINITY;
         }
     };
-    // Three tries, the most precise first:
+    // Two fine spectra of the segment 3/5 of the width long, each precise where the other is
+    // not, and their estimates averaged when both find the coarse valley (halving the errors
+    // of degraded text pages, where they err in different ways):
     // 1. the ink smeared by a small square (kSkewSquareSmearShare of the width), which has no
     //    direction: smeared along the range's middle, letters grow staircase tails that pull
     //    the valley towards it (0.1–0.4° on typewritten and two-column pages at 4–11°), and
     //    rotations below 0.1° read as 0. Where the words of a line stay apart, no valley;
-    // 2. the ink smeared along the range's middle (the coarse page's);
-    // 3. a segment of the coarse stage's share of the width: the lines of two columns
-    //    without a rule across are shorter than 3/5 of the page.
+    // 2. the ink smeared along the range's middle (the coarse page's), which joins the words.
+    // Where neither finds it, a segment of the coarse stage's share of the width on the second:
+    // the lines of two columns without a rule across are shorter than 3/5 of the page.
     const int shortLength = std::max(3, static_cast<int>(kSkewCoarseLengthShare * work.width));
     ImageView<const T> squareSmeared = unsmeared;  // no smear asked: none
     Image<T> squared;
@@ -269,10 +279,25 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
                         ClassicSE{ClassicShape::Rect, side, side}, opt);
         squareSmeared = squared.cview();
     }
-    const bool own = p.length > 0;  // a length the caller chose is the only one tried
-    if (!fineStage(squareSmeared, e.length, 2 * p.refineRange) &&
-        !fineStage(work, e.length, 4 * p.refineRange) && !own && shortLength < e.length)
+    const int longLength = e.length;
+    const double step = std::abs(p.angles.step);
+    const double squareOff = fineStage(squareSmeared, longLength, 2 * p.refineRange);
+    const SkewResult squareFine = e.fine;
+    const double alongOff = fineStage(work, longLength, 4 * p.refineRange);
+    // Each valid within half a coarse step of the coarse angle; both, further (up to 2 steps:
+    // the coarse stage misses by 0.6–0.8° on some degraded typewritten pages) when they
+    // agree within kSkewFineAgreement, which two wandering valleys hardly do.
+    const bool agree = std::abs(squareFine.angle - e.fine.angle) <= kSkewFineAgreement && squareOff <= 2 * step &&
+                       alongOff <= 2 * step;
+    const bool square = squareOff <= 0.5 * step || agree, along = alongOff <= 0.5 * step || agree;
+    if (square && along) {
+        e.fine.angle = 0.5 * (squareFine.angle + e.fine.angle);
+        e.fine.separation = std::min(squareFine.separation, e.fine.separation);
+    } else if (square) {
+        e.fine = squareFine;
+    } else if (!along && p.length == 0 && shortLength < longLength) {  // a length the caller chose is the only one tried
         fineStage(work, shortLength, coarseHalfRange);
+    }
     // The answer never leaves the range searched (a page without lines has a flat spectrum
     // whose fine window can wander past its end): the same direction nearest the range, held
     // to its ends. An extreme at or past an end is flagged.

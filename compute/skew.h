@@ -42,8 +42,8 @@ SkewResult skewFromSpectrum(const std::vector<double>& spectrum, const AngleSet&
 // image has no dominant line direction in the range. Calibrated by tests/tasks/prints/
 // test_skew_confidence.cpp, default SkewParams, CPU: of 99 pages with a known skew (the two
 // committed task pages × 16 angles × 3 degradations, and the three page samples), 57 reach
-// 0.75 and 56 of them are right within 0.1° (issue 20's engine; before it 23 of 23); 29 right
-// and 13 wrong ones stay below. None of the 25 prints and textures without a line direction in
+// 0.75 and 56 of them are right within 0.1° (issue 20's engine; before it 23 of 23); 35 right
+// and 7 wrong ones stay below. None of the 25 prints and textures without a line direction in
 // the range (12 synthetic prints, 8 synthetic textures, the 5 print and texture samples)
 // reaches it.
 inline constexpr double kSkewConfidentThreshold = 0.75;
@@ -57,14 +57,16 @@ inline constexpr double kSkewConfidentThreshold = 0.75;
 //      of `smear` × that width at the range's middle angle), so that the letters and words
 //      of a text line become one dark run and staff lines survive any small gap;
 //   2. coarse: the spectrum of closings (openings for bright lines) over `angles` on that
-//      page reduced by a further 2, with λ = kSkewCoarseLengthShare of its width;
+//      page reduced by a further 2, with λ = kSkewCoarseLengthShare of its width (where it
+//      comes out flat, the words stayed apart: the smear doubles, twice at most);
 //   3. fine: the spectrum over the coarse angle ± refineRange in refineStep steps on the
 //      working page, with λ = 3/5 of its width (the window doubles until the valley's walls
 //      lie inside it); the centre between the valley's walls (the midpoints at a quarter,
-//      half and three quarters of its depth) is the estimate. The ink is smeared by a small
-//      square for it (kSkewSquareSmearShare: no direction to pull towards); where that
-//      gives no valley within half a coarse step of the coarse angle, the page of stage 1,
-//      then a segment of kSkewCoarseLengthShare of the width.
+//      half and three quarters of its depth) is the estimate: the mean of two such spectra,
+//      one of the ink smeared by a small square (kSkewSquareSmearShare: no direction to pull
+//      towards), one of the page of stage 1, each taken where its valley lies within half a
+//      coarse step of the coarse angle (both, within two steps, where they agree within
+//      kSkewFineAgreement); where neither, a segment of kSkewCoarseLengthShare of the width.
 // Long segments resolve small angles: a segment of λ pixels leaves a line of thickness t
 // within ±t/λ radians, and line paths quantize sub-pixel offsets, which biases short
 // segments towards 0°. The lines of a page run across most of it, so λ is a share of it.
@@ -73,6 +75,7 @@ inline constexpr double kSkewConfidentThreshold = 0.75;
 inline constexpr int kSkewWorkingWidth = 1200;
 inline constexpr double kSkewCoarseLengthShare = 0.3;
 inline constexpr double kSkewSquareSmearShare = 0.004;  // the fine stage's square smear (5 px at 1240)
+inline constexpr double kSkewFineAgreement = 0.2;       // degrees: the fine stage's two estimates agree
 
 struct SkewParams {
     int length = 0;              // the fine stage's λ on the working page; 0 = 3/5 of its width

@@ -86,7 +86,9 @@ constexpr const char* kUsage =
     "                               [--groups score,text,table,photo] [--methods linescope,leptonica,hough,arp]\n"
     "  DATASET_DIR: a folder written by make-skew-set (truth.csv and the pages).\n"
     "  --threads N: the engine's CPU worker threads (default 0 = one per core); the peers are single-threaded.\n"
-    "  --every K: only every K-th page of truth.csv (quick runs); --groups, --profiles: only those pages;\n"
+    "  --every K: only every K-th page of truth.csv (quick runs; truth.csv lists each angle in the three\n"
+    "    profiles in turn, so take K prime to 3 and to the angles a page (22): 5 or 7, not 6);\n"
+    "  --groups, --profiles: only those pages;\n"
     "  --only TEXT: only the pages whose file name contains TEXT.\n"
     "  --methods: which estimators run (default all; arp = Pham & Tran's adaptive radial projection).\n";
 
