@@ -22,6 +22,7 @@ packages=(
   groff-base                                     # renders the man pages (label docs)
   clang libclang-rt-14-dev                       # libFuzzer, ASan and UBSan for the fuzz targets (tests/fuzz, CI's fuzz step)
   pybind11-dev python3-dev python3-numpy        # the Python package (python/: import linescope)
+  libdlpack-dev                                  # its GPU arrays (DLPack) where CUDA is built
   python3-pytest                                 # its tests (tests/python, label python)
   python3-dask python3-distributed               # linescope.dask (batches and tiles on any Dask scheduler) and its tests on a LocalCluster; the .deb only recommends them
 )

@@ -289,8 +289,21 @@ ResidentImage::ResidentImage(PixelType type, int width, int height, CudaContext&
     CudaContext::countResidentBytes(static_cast<std::ptrdiff_t>(bytes()));  // against the device memory cap
 }
 
+ResidentImage::ResidentImage(Borrowed, PixelType type, int width, int height, std::size_t pitch, void* data,
+                             CudaContext& ctx)
+    : type_(type), width_(width), height_(height), pitch_(pitch), data_(data), owned_(false), stream_(ctx.stream()) {}
+
+std::shared_ptr<ResidentImage> ResidentImage::borrow(PixelType type, int width, int height, std::size_t pitch,
+                                                     void* data, CudaContext& ctx) {
+    if (width <= 0 || height <= 0) throw Error("the image is empty");
+    if (!data || pitch < width * elementSize(type) || pitch % elementSize(type) != 0 ||
+        reinterpret_cast<std::uintptr_t>(data) % elementSize(type) != 0)
+        throw Error("ResidentImage::borrow: the rows are not a whole number of aligned pixels apart");
+    return std::shared_ptr<ResidentImage>(new ResidentImage(Borrowed{}, type, width, height, pitch, data, ctx));
+}
+
 ResidentImage::~ResidentImage() {
-    if (!data_) return;
+    if (!data_ || !owned_) return;
     (void)cudaFreeAsync(data_, stream_);
     CudaContext::countResidentBytes(-static_cast<std::ptrdiff_t>(bytes()));
 }

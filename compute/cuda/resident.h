@@ -29,6 +29,11 @@ class ResidentImage {
 public:
     // Uninitialised pixels. Throws Error when the device's memory is exhausted.
     ResidentImage(PixelType type, int width, int height, CudaContext& ctx);
+    // Device memory owned elsewhere (another library's array, lent for one call): never freed
+    // here and not counted against the cap. `pitch`, in bytes, is a whole number of pixels and
+    // at least a row; `data` is aligned to the pixel's size (foreign_images.h checks both).
+    static std::shared_ptr<ResidentImage> borrow(PixelType type, int width, int height, std::size_t pitch,
+                                                 void* data, CudaContext& ctx);
     ~ResidentImage();
     ResidentImage(const ResidentImage&) = delete;
     ResidentImage& operator=(const ResidentImage&) = delete;
@@ -48,10 +53,14 @@ public:
     DeviceImageView<const T> view() const;
 
 private:
+    struct Borrowed {};
+    ResidentImage(Borrowed, PixelType type, int width, int height, std::size_t pitch, void* data, CudaContext& ctx);
+
     PixelType type_;
     int width_, height_;
     std::size_t pitch_;
     void* data_ = nullptr;
+    bool owned_ = true;
     cudaStream_t stream_;  // the context's: allocation and release are ordered on it
 };
 

@@ -8,8 +8,16 @@ and defaults, so that every result equals the CLI's bit for bit::
     out = linescope.open(img, angle=30, length=15)  # = linescope-cli open --angle 30 --length 15
 
 Images are 2-D NumPy arrays of uint8, uint16 or float32 (C-contiguous or strided: rows that
-are contiguous and aligned are read in place, other layouts are copied once). Results are
-new arrays of the input's type. Every function releases the GIL while the engine computes
+are contiguous and aligned are read in place, other layouts are copied once), or any array
+that NumPy takes through DLPack. Results are new arrays of the input's type.
+
+GPU arrays (CuPy, PyTorch and anything else with ``__dlpack__`` or
+``__cuda_array_interface__``) go to the CUDA engine without a copy: ``open``, ``close``,
+``erode``, ``dilate``, ``tophat``, ``sweep`` and ``spectrum`` read them in place and return
+their images as ``DeviceArray``, which ``torch.from_dlpack`` and ``cupy.asarray`` read in
+place too (``.get()`` copies one to NumPy); results are complete when returned::
+
+    t = torch.from_dlpack(linescope.open(torch_tensor_on_gpu, angle=30, length=15)) Every function releases the GIL while the engine computes
 and may be called from several threads at once.
 
 Bad input raises ``TypeError`` (a pixel type LineScope does not take, a parameter of the
@@ -28,6 +36,8 @@ cluster): ``import linescope.dask`` (needs python3-dask; see its docstring).
 import os as _os
 import warnings as _warnings
 
+import numpy as _np
+
 from . import _linescope
 from ._results import OrientationField, Skew, Spectrum, SpectrumPeak, SweepResult
 from ._linescope import Error
@@ -35,11 +45,60 @@ from ._linescope import Error
 __version__ = _linescope.__version__
 
 __all__ = [
-    "Error", "open", "close", "erode", "dilate", "tophat", "sweep", "SweepResult", "spectrum",
+    "Error", "DeviceArray", "open", "close", "erode", "dilate", "tophat", "sweep", "SweepResult", "spectrum",
     "Spectrum", "SpectrumPeak", "orientation_field", "OrientationField", "skew", "Skew", "deskew",
     "contours", "otsu_threshold", "imread", "imwrite", "resolve_backend", "backend_note",
     "MAX_SWEEP_ANGLES",
 ]
+
+#: A result in GPU memory (the functions' answer to a GPU array); None without CUDA.
+DeviceArray = getattr(_linescope, "DeviceArray", None)
+
+_DLPACK_CPU, _DLPACK_CUDA, _DLPACK_CUDA_MANAGED = 1, 2, 13
+
+
+def _dlpack_device_type(img):
+    """The DLPack device type of ``img``, or None when it does not say."""
+    device = getattr(img, "__dlpack_device__", None)
+    if device is None:
+        return None
+    try:
+        return int(device()[0])
+    except Exception:  # a __dlpack_device__ that fails says nothing
+        return None
+
+
+def _on_gpu(img):
+    """Whether ``img`` is an array in GPU memory (DLPack's CUDA devices, or the CUDA array interface)."""
+    kind = _dlpack_device_type(img)
+    if kind is not None:
+        return kind in (_DLPACK_CUDA, _DLPACK_CUDA_MANAGED)
+    return hasattr(img, "__cuda_array_interface__")
+
+
+def _host(img):
+    """A host DLPack array that is not NumPy's (a CPU PyTorch tensor, JAX) as a NumPy view."""
+    if (not isinstance(img, _np.ndarray) and _dlpack_device_type(img) == _DLPACK_CPU
+            and hasattr(_np, "from_dlpack")):
+        return _np.from_dlpack(img)
+    return img
+
+
+def _refuse_gpu(img, function):
+    if _on_gpu(img):
+        raise TypeError(f"{function}() takes host arrays; GPU arrays go to open, close, erode, dilate, "
+                        "tophat, sweep and spectrum (copy this one to the host first: a.get(), t.cpu())")
+    return _host(img)
+
+
+def _device_function(name):
+    """The CUDA module's function for GPU arrays, or a RuntimeError saying why there is none."""
+    f = getattr(_linescope, name, None)
+    if f is None:
+        raise RuntimeError("this linescope was built without CUDA, so it cannot take GPU arrays "
+                           "(copy the array to the host first: a.get(), t.cpu())")
+    return f
+
 
 #: The most angles a sweep, a spectrum or a skew search takes (as the CLI).
 MAX_SWEEP_ANGLES = _linescope.MAX_SWEEP_ANGLES
@@ -71,7 +130,7 @@ _MORPH_DOC = """{what} of ``img`` by a digital line segment (``linescope-cli {op
     line: the digital line, "paths" (default), "segment" (the 2-D kernel OpenCV's
         morphologyEx uses) or "periodic" (``--line``).{{engine}}
 
-    Returns a new array of ``img``'s shape and type.
+    Returns a new array of ``img``'s shape and type: a DeviceArray for a GPU array.
     """
 
 
@@ -83,7 +142,9 @@ def _line_operator(op, what):
         if length is None:
             # As the CLI, which needs --length; the angle has a default, the length none.
             raise TypeError(f"{op}() needs length (the segment's length in pixels, λ ≥ 1)")
-        return _linescope.morph(op, img, angle, length, line, backend, algorithm, threads)
+        if _on_gpu(img):
+            return _device_function("device_morph")(op, img, angle, length, line, backend, algorithm)
+        return _linescope.morph(op, _host(img), angle, length, line, backend, algorithm, threads)
 
     operator.__name__ = operator.__qualname__ = op
     return operator
@@ -108,12 +169,14 @@ def _angles_doc(default):
     length: λ of the segment, 1 … 1000000.
     {_angles_doc("0:180:1")}
     op: "open" (default), "close", "erode" or "dilate".
-    line: "paths" (default), "segment" or "periodic" (``--line``).{{engine}}
+    line: "paths" (default), "segment" or "periodic" (``--line``; GPU arrays: "paths").{{engine}}
 
-    Returns a SweepResult.
+    Returns a SweepResult; for a GPU array its images are DeviceArrays and colours is None.
     """)
 def sweep(img, length, angles="0:180:1", op="open", *, line="paths", backend="auto", algorithm="auto", threads=0):
-    return SweepResult(**_linescope.sweep(img, length, angles, op, line, backend, algorithm, threads))
+    if _on_gpu(img):
+        return SweepResult(**_device_function("device_sweep")(img, length, angles, op, line, backend))
+    return SweepResult(**_linescope.sweep(_host(img), length, angles, op, line, backend, algorithm, threads))
 
 
 @_documented(f"""The angular spectrum and its dominant orientations (``linescope-cli spectrum``).
@@ -133,7 +196,11 @@ def sweep(img, length, angles="0:180:1", op="open", *, line="paths", backend="au
     """)
 def spectrum(img, length=None, angles="0:180:1", op="open", *, peaks=4, min_prominence=0.1,
              line="paths", backend="auto", algorithm="auto", threads=0):
-    d = _linescope.spectrum(img, length, angles, op, peaks, min_prominence, line, backend, algorithm, threads)
+    if _on_gpu(img):
+        d = _device_function("device_spectrum")(img, length, angles, op, peaks, min_prominence, line, backend)
+    else:
+        d = _linescope.spectrum(_host(img), length, angles, op, peaks, min_prominence, line, backend, algorithm,
+                                threads)
     d["peaks"] = [SpectrumPeak(*p) for p in d["peaks"]]
     return Spectrum(**d)
 
@@ -155,6 +222,7 @@ def spectrum(img, length=None, angles="0:180:1", op="open", *, peaks=4, min_prom
     """)
 def orientation_field(img, *, block=16, length=None, angle_count=24, smoothing=1.0, method="block",
                       backend="auto", algorithm="auto", threads=0):
+    img = _refuse_gpu(img, "orientation_field")
     return OrientationField(**_linescope.orientation_field(
         img, block, length, angle_count, smoothing, method, backend, algorithm, threads))
 
@@ -175,6 +243,7 @@ def orientation_field(img, *, block=16, length=None, angle_count=24, smoothing=1
     """)
 def skew(page, *, length=None, angles="-16:16.5:0.5", refine_range=1.0, refine_step=0.05,
          reduction=None, bright_lines=False, backend="auto", algorithm="auto", threads=0):
+    page = _refuse_gpu(page, "skew")
     return Skew(**_linescope.skew(page, length, angles, refine_range, refine_step, reduction,
                                   bool(bright_lines), backend, algorithm, threads))
 
@@ -189,6 +258,7 @@ def deskew(page, angle, *, border="replicate"):
 
     Returns a new array of the page's shape and type (bilinear interpolation, OpenCV's).
     """
+    page = _refuse_gpu(page, "deskew")
     return _linescope.deskew(page, angle, border)
 
 
@@ -213,12 +283,14 @@ def contours(img, mode="tree", approx="none", *, threshold=None, otsu=False, bac
     (1, N, 4) int32 array of (next, previous, first child, parent), -1 for none; None when
     there is no contour.
     """
+    img = _refuse_gpu(img, "contours")
     return _linescope.contours(img, mode, approx, threshold, bool(otsu), backend, threads)
 
 
 def otsu_threshold(img):
     """Otsu's threshold of ``img`` in its own units (uint16 and float32 images are scaled
     to 8 bits for it, min → 0, max → 255, and the 8-bit threshold mapped back)."""
+    img = _refuse_gpu(img, "otsu_threshold")
     return _linescope.otsu_threshold(img)
 
 
@@ -239,6 +311,7 @@ def imwrite(path, img):
     """Writes ``img`` to ``path`` as ``linescope-cli`` writes its outputs: atomically (the
     old file or the new one, never half of one), the format from the extension (.png,
     .tiff, .pgm, .pfm, ...; float32 needs .tiff or .pfm). Raises OSError."""
+    img = _refuse_gpu(img, "imwrite")
     _linescope.imwrite(_os.fsencode(path), img)
 
 

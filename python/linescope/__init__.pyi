@@ -22,9 +22,27 @@ LineKind = Literal["paths", "segment", "periodic"]
 # "start:stop:step" (stop excluded) or "N"; N; or (start, step, count).
 Angles = Union[str, int, Tuple[float, float, int], Sequence[float]]
 
+class DeviceArray:
+    """A result in GPU memory (the answer to a GPU array), read in place through DLPack or
+    __cuda_array_interface__."""
+    @property
+    def shape(self) -> Tuple[int, int]: ...
+    @property
+    def dtype(self) -> np.dtype: ...
+    @property
+    def __cuda_array_interface__(self) -> dict: ...
+    def __dlpack__(self, *, stream: Optional[int] = ...) -> object: ...
+    def __dlpack_device__(self) -> Tuple[int, int]: ...
+    def get(self) -> Image: ...
+
+# An array in GPU memory: anything with __dlpack__ (a CUDA device) or __cuda_array_interface__.
+class _GpuArray(Protocol):
+    def __dlpack__(self, *, stream: Optional[int] = ...) -> object: ...
+
 class _LineOperator(Protocol):
-    def __call__(self, img: npt.ArrayLike, angle: float = ..., length: Optional[int] = ..., *,
-                 line: LineKind = ..., backend: Backend = ..., algorithm: Algorithm = ..., threads: int = ...) -> Image: ...
+    def __call__(self, img: Union[npt.ArrayLike, _GpuArray], angle: float = ..., length: Optional[int] = ..., *,
+                 line: LineKind = ..., backend: Backend = ..., algorithm: Algorithm = ...,
+                 threads: int = ...) -> Union[Image, DeviceArray]: ...
 
 open: _LineOperator
 close: _LineOperator
@@ -32,10 +50,10 @@ erode: _LineOperator
 dilate: _LineOperator
 tophat: _LineOperator
 
-def sweep(img: npt.ArrayLike, length: int, angles: Angles = ..., op: SweepOp = ..., *, line: LineKind = ...,
+def sweep(img: Union[npt.ArrayLike, _GpuArray], length: int, angles: Angles = ..., op: SweepOp = ..., *, line: LineKind = ...,
           backend: Backend = ..., algorithm: Algorithm = ..., threads: int = ...) -> SweepResult: ...
 
-def spectrum(img: npt.ArrayLike, length: Optional[int] = ..., angles: Angles = ..., op: SweepOp = ..., *,
+def spectrum(img: Union[npt.ArrayLike, _GpuArray], length: Optional[int] = ..., angles: Angles = ..., op: SweepOp = ..., *,
              peaks: int = ..., min_prominence: float = ..., line: LineKind = ..., backend: Backend = ...,
              algorithm: Algorithm = ...,
              threads: int = ...) -> Spectrum: ...

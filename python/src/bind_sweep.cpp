@@ -13,12 +13,6 @@
 namespace linescope::python {
 
 namespace {
-std::vector<double> anglesOf(const AngleSet& set) {
-    std::vector<double> a(static_cast<std::size_t>(set.count));
-    for (int k = 0; k < set.count; ++k) a[static_cast<std::size_t>(k)] = set.angle(k);
-    return a;
-}
-
 // The per-pixel angle in degrees as float32: orientation-angles.tiff of the CLI, computed the
 // same way (α_k in double, then rounded to float).
 template <class T>
@@ -60,9 +54,7 @@ py::dict sweepImage(const py::object& image, const py::object& length, const py:
         // spectrum.json: exact integers for integer images, doubles for float32.
         if constexpr (std::is_same_v<T, float>) d["spectrum"] = arrayOf(std::move(r->spectrum));
         else d["spectrum"] = arrayOf(std::move(r->spectrumExact));
-        d["angles"] = arrayOf(anglesOf(req.angles));
-        d["op"] = morphOpName(req.op);
-        d["length"] = req.length;
+        putRequestFields(d, req);
         return d;
     });
 }
@@ -94,9 +86,7 @@ py::dict spectrumOf(const py::object& image, const py::object& length, const py:
         py::list peakList;
         for (const SpectrumPeak& p : found) peakList.append(py::make_tuple(p.angle, p.prominence, p.index));
         py::dict d;
-        d["op"] = morphOpName(req.op);
-        d["length"] = req.length;
-        d["angles"] = arrayOf(anglesOf(req.angles));
+        putRequestFields(d, req);
         d["spectrum"] = arrayOf(std::move(spectrum));
         d["peaks"] = peakList;
         return d;

@@ -1,6 +1,8 @@
 #include "python/src/errors.h"
 
+#ifndef LINESCOPE_PYTHON_ENGINE_ONLY
 #include "app/io/image_io.h"
+#endif
 #include "compute/image.h"
 
 namespace py = pybind11;
@@ -11,6 +13,7 @@ void registerErrors(py::module_& m) {
     // A ValueError, because nearly every engine error is about the input or the parameters;
     // callers that want only LineScope's can catch linescope.Error.
     py::register_exception<Error>(m, "Error", PyExc_ValueError);
+#ifndef LINESCOPE_PYTHON_ENGINE_ONLY
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);
@@ -18,6 +21,7 @@ void registerErrors(py::module_& m) {
             PyErr_SetString(PyExc_OSError, e.what());
         }
     });
+#endif
 }
 
 }  // namespace linescope::python

@@ -2,6 +2,9 @@
 // docstrings are in linescope/__init__.py; every function here takes every parameter.
 #include "python/src/bindings.h"
 #include "python/src/errors.h"
+#if LINESCOPE_HAVE_CUDA
+#include "python/src/device_arrays.h"
+#endif
 #include "python/src/options.h"
 
 #include "compute/backend.h"
@@ -23,10 +26,15 @@ PYBIND11_MODULE(_linescope, m) {
     bindMorph(m);
     bindSweep(m);
     bindOrientation(m);
+#ifndef LINESCOPE_PYTHON_ENGINE_ONLY  // these need app/ (OpenCV): not in the GPU machine's engine-only build
     bindSkew(m);
     bindContours(m);
     bindIo(m);
     bindBatch(m);
+#endif
+#if LINESCOPE_HAVE_CUDA
+    bindDeviceArrays(m);
+#endif
     m.def(
         "resolve_backend", [](const std::string& backend) { return std::string(backendName(resolvedBackend(backend))); },
         py::arg("backend"), "The backend (cpu or cuda) that `backend` runs on here.");

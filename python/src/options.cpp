@@ -1,5 +1,7 @@
 #include "python/src/options.h"
 
+#include "python/src/arrays.h"
+
 #include "app/cli/common.h"  // the CLI's limits (kMaxLength)
 
 #include <cmath>
@@ -124,6 +126,14 @@ MorphOp sweepOp(const std::string& op) {
     if (op != "open" && op != "close" && op != "erode" && op != "dilate")
         throw py::value_error("op must be open, close, erode or dilate, got '" + op + "'");
     return parseMorphOp(op);
+}
+
+void putRequestFields(py::dict& d, const SweepRequest& req) {
+    std::vector<double> angles(static_cast<std::size_t>(req.angles.count));
+    for (int k = 0; k < req.angles.count; ++k) angles[static_cast<std::size_t>(k)] = req.angles.angle(k);
+    d["angles"] = arrayOf(std::move(angles));
+    d["op"] = morphOpName(req.op);
+    d["length"] = req.length;
 }
 
 }  // namespace linescope::python

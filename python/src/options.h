@@ -40,6 +40,8 @@ AngleSet angleSet(const py::handle& angles, const std::string& name);
 void requireAngleCount(const std::string& name, long long count);
 // op of a sweep: open, close, erode or dilate.
 MorphOp sweepOp(const std::string& op);
+// A sweep's or spectrum's parameters as its dict gives them: angles (float64 α_k), op, length.
+void putRequestFields(py::dict& d, const SweepRequest& req);
 // A number as printf's %g writes it, as the CLI's messages do.
 std::string shortNumber(double v);
 
