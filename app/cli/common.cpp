@@ -215,7 +215,7 @@ const char* const kLineHelp =
     "  --line KIND        the digital line: paths (default: line paths, definitions.md\n"
     "                     §5), segment (one 2-D kernel everywhere, what OpenCV computes\n"
     "                     with the kernel of 'linescope-cli se') or periodic (Soille and\n"
-    "                     Talbot's periodic line); segment and periodic run on the CPU\n";
+    "                     Talbot's periodic line)\n";
 
 LineKind lineKindFrom(const Args& args) {
     try {

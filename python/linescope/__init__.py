@@ -237,15 +237,17 @@ def orientation_field(img, *, block=16, length=None, angle_count=24, smoothing=1
         stage).
     refine_step: the fine stage's step in degrees, 0.0001 … 5 (default 0.05).
     reduction: the reduction factor, 0 … 64 (default None or 0: width / 1200, rounded, ≥ 1).
-    bright_lines: openings instead of closings.{{engine}}
+    bright_lines: openings instead of closings.
+    line: the digital line of the smear and the spectra, "paths" (default), "segment" or
+        "periodic" (``--line``; the confidence was calibrated with paths).{{engine}}
 
     Returns a Skew. ``deskew(page, result.angle)`` straightens the page.
     """)
 def skew(page, *, length=None, angles="-16:16.5:0.5", refine_range=1.0, refine_step=0.05,
-         reduction=None, bright_lines=False, backend="auto", algorithm="auto", threads=0):
+         reduction=None, bright_lines=False, line="paths", backend="auto", algorithm="auto", threads=0):
     page = _refuse_gpu(page, "skew")
     return Skew(**_linescope.skew(page, length, angles, refine_range, refine_step, reduction,
-                                  bool(bright_lines), backend, algorithm, threads))
+                                  bool(bright_lines), line, backend, algorithm, threads))
 
 
 def deskew(page, angle, *, border="replicate"):

@@ -63,7 +63,8 @@ def orientation_field(img: npt.ArrayLike, *, block: int = ..., length: Optional[
                       algorithm: Algorithm = ..., threads: int = ...) -> OrientationField: ...
 
 def skew(page: npt.ArrayLike, *, length: Optional[int] = ..., angles: Angles = ..., refine_range: float = ...,
-         refine_step: float = ..., reduction: Optional[int] = ..., bright_lines: bool = ..., backend: Backend = ...,
+         refine_step: float = ..., reduction: Optional[int] = ..., bright_lines: bool = ..., line: LineKind = ...,
+         backend: Backend = ...,
          algorithm: Algorithm = ..., threads: int = ...) -> Skew: ...
 def deskew(page: npt.ArrayLike, angle: float, *, border: Literal["replicate", "white"] = ...) -> Image: ...
 

@@ -11,8 +11,8 @@ namespace linescope::python {
 namespace {
 py::dict skewOf(const py::object& page, const py::object& length, const py::object& angles,
                 const py::object& refineRange, const py::object& refineStep, const py::object& reduction,
-                bool brightLines, const std::string& backend, const std::string& algorithm,
-                const py::object& threads) {
+                bool brightLines, const std::string& line, const std::string& backend,
+                const std::string& algorithm, const py::object& threads) {
     SkewParams p;
     p.length = length.is_none() ? 0 : segmentLength(length);
     p.angles = angleSet(angles, "angles");
@@ -23,6 +23,7 @@ py::dict skewOf(const py::object& page, const py::object& length, const py::obje
         requireAngleCount("refine_step " + shortNumber(p.refineStep) + " over refine_range " + shortNumber(p.refineRange),
                           skewFineAngleCount(p.refineRange, p.refineStep));
     p.darkLines = !brightLines;
+    p.kind = parseLineKind(line);
     const EngineOptions opt = engineOptions(backend, algorithm, threads);
     const InputImage in = inputImage(page);
     SkewEstimate r = visitPixelType(in, [&]<class T>(std::type_identity<T>) {
@@ -69,7 +70,7 @@ py::array deskewPage(const py::object& page, const py::object& angle, const std:
 
 void bindSkew(py::module_& m) {
     m.def("skew", &skewOf, py::arg("page"), py::arg("length"), py::arg("angles"), py::arg("refine_range"),
-          py::arg("refine_step"), py::arg("reduction"), py::arg("bright_lines"), py::arg("backend"),
+          py::arg("refine_step"), py::arg("reduction"), py::arg("bright_lines"), py::arg("line"), py::arg("backend"),
           py::arg("algorithm"), py::arg("threads"),
           "The skew estimate: a dict with the keys of linescope-cli skew's JSON (but time_ms) and the coarse "
           "spectrum.");

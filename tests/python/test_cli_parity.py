@@ -159,6 +159,17 @@ def test_skew_options_equal_the_cli(cli, samples, tmp_path, dtype):
     assert same_pixels(linescope.deskew(page, s.angle, border="white"), read_output(out))
 
 
+@pytest.mark.parametrize("line", ["segment", "periodic"])
+def test_skew_of_each_line_kind_equals_the_cli(cli, samples, tmp_path, line):
+    page = linescope.imread(os.path.join(samples, "text_page.png"))[::2, ::2]
+    src = input_file(tmp_path, page)
+    printed = cli.json("skew", "--line", line, "--angles", "-4:4.5:0.5", src)
+    s = linescope.skew(page, angles="-4:4.5:0.5", line=line)
+    assert (s.angle, s.confidence, s.coarse_angle) == (printed["angle"], printed["confidence"], printed["coarse_angle"])
+    paths = linescope.skew(page, angles="-4:4.5:0.5")
+    assert s.spectrum.tolist() != paths.spectrum.tolist()  # the kind reaches the engine
+
+
 @pytest.mark.parametrize("mode", ["external", "list", "ccomp", "tree"])
 @pytest.mark.parametrize("approx", ["none", "simple"])
 def test_contours_equal_the_cli(cli, samples, tmp_path, mode, approx):
