@@ -6,6 +6,7 @@
 #include "compute/pixel_rules.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace linescope::cuda {
 
@@ -82,6 +83,136 @@ __global__ void __launch_bounds__(kBlock)
     }
 }
 
+// A block a line, every pixel in parallel: the cords are the line's max-tree nodes, and each
+// node has one pixel that names it, the leftmost at its level. Pixel p names the node
+// [s, e] at level f(p) when no pixel of [s, p) has f ≤ f(p): s − 1 is p's previous smaller-
+// or-equal pixel (PSE) and e + 1 its next strictly smaller one (NSE); the parent's level is
+// the higher of f(s − 1) and f(e + 1) (0 for the whole line). That is the node, bucket,
+// parent and count that granulometryLine's stack walk hands to its sink for the same cord,
+// and the sums are whole numbers, so the buckets equal the walk's bit for bit.
+// PSE and NSE are found in shared memory through the minima of chunks of 8 pixels and of
+// superchunks of 64: a few steps a pixel on natural images, at most n/64 + 32 on a ramp.
+constexpr int kLineBlock = 256;
+constexpr int kChunk = 8, kSuper = 64;
+
+template <class T>
+struct LinePixels {
+    const T* f;      // n values
+    const T* chunk;  // minimum of each chunk of kChunk
+    const T* super;  // minimum of each superchunk of kSuper
+    int n;
+
+    // The nearest q < p with f(q) ≤ v (Strict: f(q) < v), or −1.
+    template <bool Strict>
+    __device__ int previous(int p, T v) const {
+        const auto hit = [v](T x) { return Strict ? x < v : x <= v; };
+        for (int q = p - 1; q >= 0 && q >= p / kChunk * kChunk; --q)
+            if (hit(f[q])) return q;
+        for (int c = p / kChunk - 1; c >= 0; --c) {
+            if (c % (kSuper / kChunk) == kSuper / kChunk - 1) {  // at a superchunk's end: skip whole ones
+                int sc = c / (kSuper / kChunk);
+                while (sc >= 0 && !hit(super[sc])) --sc;
+                if (sc < 0) return -1;
+                c = sc * (kSuper / kChunk) + kSuper / kChunk - 1;
+                while (!hit(chunk[c])) --c;
+            }
+            if (hit(chunk[c]))
+                for (int q = c * kChunk + kChunk - 1;; --q)
+                    if (hit(f[q])) return q;
+        }
+        return -1;
+    }
+    // The nearest q > p with f(q) < v, or n.
+    __device__ int nextSmaller(int p, T v) const {
+        const auto hit = [v](T x) { return x < v; };
+        const int chunks = (n + kChunk - 1) / kChunk, supers = (n + kSuper - 1) / kSuper;
+        for (int q = p + 1; q < n && q < (p / kChunk + 1) * kChunk; ++q)
+            if (hit(f[q])) return q;
+        for (int c = p / kChunk + 1; c < chunks; ++c) {
+            if (c % (kSuper / kChunk) == 0) {  // at a superchunk's start: skip whole ones
+                int sc = c / (kSuper / kChunk);
+                while (sc < supers && !hit(super[sc])) ++sc;
+                if (sc >= supers) return n;
+                c = sc * (kSuper / kChunk);
+                while (!hit(chunk[c])) ++c;
+            }
+            if (hit(chunk[c]))
+                for (int q = c * kChunk;; ++q)
+                    if (hit(f[q])) return q;
+        }
+        return n;
+    }
+};
+
+// The shared memory of a line of n pixels: values, chunk and superchunk minima, buckets.
+template <class T>
+std::size_t lineBlockShared(int n, int cap) {
+    const auto values = [](std::size_t count) { return (count * sizeof(T) + 7) / 8 * 8; };
+    const auto un = static_cast<std::size_t>(n);
+    return values(un) + values((un + kChunk - 1) / kChunk) + values((un + kSuper - 1) / kSuper) +
+           (static_cast<std::size_t>(cap) + 1) * sizeof(u64);
+}
+
+template <class T>
+__global__ void __launch_bounds__(kLineBlock)
+    granulometryLineBlockKernel(Params p, int maxLine, const unsigned char* src, std::size_t pitch,
+                                const LineJob* jobs, u64* buckets) {
+    extern __shared__ u64 shared[];
+    const int cap = p.maxLength + 1;
+    const auto aligned = [](std::size_t count) { return (count * sizeof(T) + 7) / 8; };  // in u64
+    const auto um = static_cast<std::size_t>(maxLine);
+    T* f = reinterpret_cast<T*>(shared);
+    T* chunk = reinterpret_cast<T*>(shared + aligned(um));
+    T* super = reinterpret_cast<T*>(shared + aligned(um) + aligned((um + kChunk - 1) / kChunk));
+    u64* bucket = shared + aligned(um) + aligned((um + kChunk - 1) / kChunk) + aligned((um + kSuper - 1) / kSuper);
+    for (int b = threadIdx.x; b <= cap; b += blockDim.x) bucket[b] = 0;
+
+    const LineJob job = jobs[blockIdx.x];
+    const int n = job.n;
+    for (int j = threadIdx.x; j < n; j += blockDim.x) {
+        const std::int64_t t = job.t0 + j;
+        const std::int64_t minor = job.line + lineOffset(t, p.slope, p.phase);
+        const std::int64_t x = p.yMajor ? minor : t, y = p.yMajor ? t : minor;
+        f[j] = canonical(reinterpret_cast<const T*>(src + static_cast<std::size_t>(y) * pitch)[x]);
+    }
+    __syncthreads();
+    const int chunks = (n + kChunk - 1) / kChunk, supers = (n + kSuper - 1) / kSuper;
+    for (int c = threadIdx.x; c < chunks; c += blockDim.x) {
+        T m = f[c * kChunk];
+        for (int q = c * kChunk + 1; q < min(n, (c + 1) * kChunk); ++q) m = min(m, f[q]);
+        chunk[c] = m;
+    }
+    __syncthreads();
+    for (int c = threadIdx.x; c < supers; c += blockDim.x) {
+        T m = chunk[c * (kSuper / kChunk)];
+        for (int q = c * (kSuper / kChunk) + 1; q < min(chunks, (c + 1) * (kSuper / kChunk)); ++q) m = min(m, chunk[q]);
+        super[c] = m;
+    }
+    __syncthreads();
+
+    if (job.r1 > job.r0) {
+        const LinePixels<T> line{f, chunk, super, n};
+        const auto regionBefore = [&](std::int32_t j) { return min(max(j, job.r0), job.r1) - job.r0; };
+        for (int q = threadIdx.x; q < n; q += blockDim.x) {
+            const T v = f[q];
+            const int before = line.template previous<false>(q, v);
+            if (before >= 0 && !(f[before] < v)) continue;  // an equal pixel to the left names this node
+            const int s = before + 1, e = line.nextSmaller(q, v) - 1;
+            const std::int32_t count = regionBefore(e + 1) - regionBefore(s);
+            if (count <= 0) continue;
+            T parent{};
+            if (s > 0 && e < n - 1) parent = max(f[s - 1], f[e + 1]);
+            else if (s > 0) parent = f[s - 1];
+            else if (e < n - 1) parent = f[e + 1];
+            const long long term = static_cast<long long>(count) * (static_cast<long long>(v) - static_cast<long long>(parent));
+            atomicAdd(bucket + granulometryBucket(s, e, n, cap), static_cast<u64>(term));
+        }
+    }
+    __syncthreads();
+    for (int b = threadIdx.x; b <= cap; b += blockDim.x)
+        if (bucket[b]) atomicAdd(buckets + b, bucket[b]);
+}
+
 // [first, last] of the positions t in [t0, t1] where pred holds, pred being true on one
 // interval (the line's minor coordinate is monotone in t); empty: first > last.
 template <class Pred>
@@ -156,7 +287,14 @@ std::vector<std::int64_t> granulometryPathsBuckets(ImageView<const T> src, const
     std::vector<std::int64_t> out(cap + 1, 0);
     if (jobs.empty()) return out;
     const long long count = static_cast<long long>(jobs.size());
-    const std::size_t stackCords = static_cast<std::size_t>(family.majorLength()) * static_cast<std::size_t>(count);
+    int maxLine = 0;
+    for (const LineJob& j : jobs) maxLine = std::max(maxLine, static_cast<int>(j.n));
+    const std::size_t lineShared = lineBlockShared<T>(maxLine, static_cast<int>(cap));
+    // Every line whole in shared memory: a block a line, all its pixels in parallel. Longer
+    // lines (or LINESCOPE_GRANULOMETRY_WALK, to compare): one thread walks each line.
+    const bool lineBlocks = lineShared <= kSharedBucketBytes && !std::getenv("LINESCOPE_GRANULOMETRY_WALK");
+    const std::size_t stackCords =
+        lineBlocks ? 0 : static_cast<std::size_t>(family.majorLength()) * static_cast<std::size_t>(count);
     const std::size_t pitch = devicePitch(src.width, sizeof(T));
     ctx.requireDeviceMemory(pitch * static_cast<std::size_t>(src.height) + jobs.size() * sizeof(LineJob) +
                                 stackCords * sizeof(GranulometryCord<T>) + (cap + 1) * sizeof(u64),
@@ -165,7 +303,6 @@ std::vector<std::int64_t> granulometryPathsBuckets(ImageView<const T> src, const
     ctx.upload(src.data, src.stride * static_cast<std::ptrdiff_t>(sizeof(T)), image.data, image.pitch,
                static_cast<std::size_t>(src.width) * sizeof(T), src.height);
     auto* dJobs = ctx.buffer(BufferSlot::Jobs).as<LineJob>(jobs.size());
-    auto* dStacks = ctx.buffer(BufferSlot::Scratch).as<GranulometryCord<T>>(stackCords);
     auto* dBuckets = ctx.buffer(BufferSlot::Partials).as<u64>(cap + 1);
     const cudaStream_t stream = ctx.stream();
     LS_CUDA_CHECK(cudaMemcpyAsync(dJobs, jobs.data(), jobs.size() * sizeof(LineJob), cudaMemcpyHostToDevice, stream));
@@ -173,13 +310,18 @@ std::vector<std::int64_t> granulometryPathsBuckets(ImageView<const T> src, const
     CudaContext::countHostTraffic(jobs.size() * sizeof(LineJob));
 
     const Params p{family.slope, family.phase, family.yMajor, maxLength, count, count};
-    const auto blocks = static_cast<unsigned>((count + kBlock - 1) / kBlock);
-    const std::size_t shared = (cap + 1) * sizeof(u64);
     const auto* s = reinterpret_cast<const unsigned char*>(image.data);
-    if (shared <= kSharedBucketBytes) {
-        granulometryKernel<T, true><<<blocks, kBlock, shared, stream>>>(p, s, image.pitch, dJobs, dStacks, dBuckets);
-    } else {  // very long ranges: the buckets stay in global memory
-        granulometryKernel<T, false><<<blocks, kBlock, 0, stream>>>(p, s, image.pitch, dJobs, dStacks, dBuckets);
+    if (lineBlocks) {
+        granulometryLineBlockKernel<T><<<static_cast<unsigned>(count), kLineBlock, lineShared, stream>>>(
+            p, maxLine, s, image.pitch, dJobs, dBuckets);
+    } else {
+        auto* dStacks = ctx.buffer(BufferSlot::Scratch).as<GranulometryCord<T>>(stackCords);
+        const auto blocks = static_cast<unsigned>((count + kBlock - 1) / kBlock);
+        const std::size_t shared = (cap + 1) * sizeof(u64);
+        if (shared <= kSharedBucketBytes)
+            granulometryKernel<T, true><<<blocks, kBlock, shared, stream>>>(p, s, image.pitch, dJobs, dStacks, dBuckets);
+        else  // very long ranges: the buckets stay in global memory
+            granulometryKernel<T, false><<<blocks, kBlock, 0, stream>>>(p, s, image.pitch, dJobs, dStacks, dBuckets);
     }
     LS_CUDA_CHECK_LAUNCH(granulometryKernel);
     std::vector<u64> raw(cap + 1);

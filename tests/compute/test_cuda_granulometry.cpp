@@ -56,6 +56,18 @@ private slots:
         // 2048² at the range, and a range whose buckets leave shared memory.
         compare(test::randomImage<std::uint8_t>(2048, 2048, 9, test::ImageKind::Noise), 30.0, 256, std::nullopt);
         compare(test::randomImage<std::uint8_t>(700, 300, 10, test::ImageKind::Blocky), 0.0, 6000, std::nullopt);
+        // Lines too long for a block's shared memory: the walk, its buckets in shared memory.
+        compare(test::randomImage<std::uint16_t>(21000, 3, 13, test::ImageKind::FewLevels), 0.0, 64, std::nullopt);
+        // Ramps and plateaus: the nearest smaller pixel far away (the chunk and superchunk skips),
+        // and long runs of equal pixels (one node named by their leftmost pixel).
+        for (const int period : {1, 7, 300}) {
+            Image<std::uint8_t> ramps(1500, 40);
+            for (int y = 0; y < ramps.height(); ++y)
+                for (int x = 0; x < ramps.width(); ++x)
+                    ramps.at(x, y) = static_cast<std::uint8_t>(y % 2 ? (x / period) % 256 : 255 - (x / period) % 256);
+            for (double angle : {0.0, 3.0, 90.0}) compare(ramps, angle, 256, std::nullopt);
+            compare(ramps, 0.0, 100, PixelRect{100, 5, 900, 20});
+        }
     }
 
     // What users call: granulometry() on the CUDA backend gives the CPU's sums and spectrum;
