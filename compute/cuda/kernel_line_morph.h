@@ -1,10 +1,11 @@
 // Erosion, dilation and their compositions by a translation-invariant line kernel
 // (line_kernel.h: the digital segment, Soille–Talbot periodic lines) on the GPU: each output
 // is the extreme of the input at the kernel's λ offsets, positions outside the image ignored —
-// cpu::digitalLineErodeDilate's result bit for bit. λ reads a pixel, through the L1 cache (a
-// warp's 32 outputs read 32 neighbouring pixels at each offset, and neighbouring offsets
-// share cache lines); the CPU needs the O(log λ) decomposition to be fast, the GPU's
-// bandwidth makes the direct form competitive up to a few hundred pixels.
+// cpu::digitalLineErodeDilate's result bit for bit. Periodic lines: a sparse table along their
+// lattice lines, ⌊log2 λ⌋ + 1 passes over the image a stage (the direct form when its levels
+// do not fit the device). Segments: λ reads an output, through the L1 cache (a warp's 32
+// outputs read 32 neighbouring pixels at each offset, and neighbouring offsets share cache
+// lines).
 #pragma once
 
 #include "compute/cuda/cuda_context.h"

@@ -84,7 +84,7 @@ private slots:
         const Image<std::uint8_t> img = test::randomImage<std::uint8_t>(700, 530, 5, test::ImageKind::Blocky);
         for (const LineKind kind : {LineKind::Segment, LineKind::Periodic})
             for (const double angle : {0.0, 30.0, 45.0, 63.4, 90.0, 153.0})
-                for (const int length : {11, 41})
+                for (const int length : {11, 41, kind == LineKind::Periodic ? 251 : 12})  // 251: 8 levels
                     for (const MorphOp op : kOps) {
                         Image<std::uint8_t> want(700, 530), got(700, 530);
                         lineMorph<std::uint8_t>(op, img.cview(), want.view(), {angle, length, kind}, {Backend::Cpu});
