@@ -9,6 +9,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
 #include <numbers>
 
 namespace linescope {
@@ -90,7 +93,7 @@ void blockSpectrum(ImageView<const T> image, const AngleSet& angles, int length,
     for (int y = 0; y < image.height; ++y)
         for (int x = 0; x < image.width; ++x) {
             const std::size_t i = static_cast<std::size_t>(y) * static_cast<std::size_t>(image.width) + static_cast<std::size_t>(x);
-            acc.magnitude[acc.blockOf(x, y)] += std::hypot(static_cast<double>(pc[i]), static_cast<double>(ps[i]));
+            acc.magnitude[acc.blockOf(x, y)] += std::sqrt(static_cast<double>(pc[i]) * pc[i] + static_cast<double>(ps[i]) * ps[i]);
         }
     for (std::size_t b = 0; b < blocks; ++b) {
         const double* B = &spectra[b * n];
@@ -169,34 +172,49 @@ void smoothBlocks(std::vector<double>& v, int bx, int by, double sigma) {
     pass(tmp, v, false);
 }
 
-// Separable Gaussian of σ pixels (mirrored border, as OpenCV's BORDER_REFLECT_101) into float:
-// the sweep then runs on float pixels, without the rounding of the input type.
-template <class T>
-Image<float> gaussianBlur(ImageView<const T> in, double sigma) {
+// Separable Gaussian of σ pixels (mirrored border, as OpenCV's BORDER_REFLECT_101), times
+// `scale`, into U (rounded for integer U). The sweep of uint8 images then runs on uint16 pixels
+// × 256: as fast as uint8 (float line morphology is ~3× slower here) and without rounding the
+// smoothed image to whole grey levels.
+int mirrorIndex(int i, int n) {
+    if (n == 1) return 0;
+    while (i < 0 || i >= n) i = i < 0 ? -i : 2 * (n - 1) - i;
+    return i;
+}
+
+template <class U, class T>
+Image<U> gaussianBlur(ImageView<const T> in, double sigma, double scale) {
     const int r = std::max(1, static_cast<int>(std::ceil(3 * sigma)));
     std::vector<float> k(static_cast<std::size_t>(2 * r + 1));
     double sum = 0;
     for (int i = -r; i <= r; ++i) sum += k[static_cast<std::size_t>(i + r)] = static_cast<float>(std::exp(-0.5 * i * i / (sigma * sigma)));
     for (float& v : k) v = static_cast<float>(v / sum);
-    auto mirror = [](int i, int n) {
-        if (n == 1) return 0;
-        while (i < 0 || i >= n) i = i < 0 ? -i : 2 * (n - 1) - i;
-        return i;
-    };
     const int w = in.width, h = in.height;
-    Image<float> tmp(w, h), out(w, h);
-    for (int y = 0; y < h; ++y)
+    std::vector<float> tmp(static_cast<std::size_t>(w) * static_cast<std::size_t>(h)), line(static_cast<std::size_t>(std::max(w, h) + 2 * r));
+    for (int y = 0; y < h; ++y) {  // rows: a padded copy of the row, then the taps without bounds checks
+        for (int x = -r; x < w + r; ++x) line[static_cast<std::size_t>(x + r)] = static_cast<float>(in.at(mirrorIndex(x, w), y));
+        float* out = &tmp[static_cast<std::size_t>(y) * static_cast<std::size_t>(w)];
         for (int x = 0; x < w; ++x) {
             float a = 0;
-            for (int i = -r; i <= r; ++i) a += k[static_cast<std::size_t>(i + r)] * static_cast<float>(in.at(mirror(x + i, w), y));
-            tmp.at(x, y) = a;
+            for (int i = 0; i <= 2 * r; ++i) a += k[static_cast<std::size_t>(i)] * line[static_cast<std::size_t>(x + i)];
+            out[x] = a;
         }
-    for (int y = 0; y < h; ++y)
+    }
+    Image<U> out(w, h);
+    std::vector<float> column(static_cast<std::size_t>(w));
+    for (int y = 0; y < h; ++y) {  // columns: whole rows at a time
+        std::fill(column.begin(), column.end(), 0.0f);
+        for (int i = -r; i <= r; ++i) {
+            const float g = k[static_cast<std::size_t>(i + r)];
+            const float* src = &tmp[static_cast<std::size_t>(mirrorIndex(y + i, h)) * static_cast<std::size_t>(w)];
+            for (int x = 0; x < w; ++x) column[static_cast<std::size_t>(x)] += g * src[x];
+        }
         for (int x = 0; x < w; ++x) {
-            float a = 0;
-            for (int i = -r; i <= r; ++i) a += k[static_cast<std::size_t>(i + r)] * tmp.at(x, mirror(y + i, h));
-            out.at(x, y) = a;
+            const double v = column[static_cast<std::size_t>(x)] * scale;
+            if constexpr (std::is_floating_point_v<U>) out.at(x, y) = static_cast<U>(v);
+            else out.at(x, y) = static_cast<U>(std::clamp(std::lround(v), 0L, static_cast<long>(std::numeric_limits<U>::max())));
         }
+    }
     return out;
 }
 
@@ -229,9 +247,14 @@ OrientationField estimateOrientationField(ImageView<const T> image, const Orient
     f.length = p.length > 0 ? p.length : kDefaultLength;
     const AngleSet angles = AngleSet::overHalfTurn(p.angleCount);
     BlockVectors acc(f.blocksX, f.blocksY, p.blockSize);
-    if (p.presmoothing > 0) {
-        const Image<float> smooth = gaussianBlur(image, p.presmoothing);
-        measure<float>(smooth.cview(), p, angles, f.length, opt, acc);
+    double unitsPerGrey = 1;  // the smoothed image's units per grey level of the input
+    if (p.presmoothing > 0 && std::is_same_v<T, std::uint8_t>) {
+        unitsPerGrey = 256;
+        const Image<std::uint16_t> smooth = gaussianBlur<std::uint16_t>(image, p.presmoothing, unitsPerGrey);
+        measure<std::uint16_t>(smooth.cview(), p, angles, f.length, opt, acc);
+    } else if (p.presmoothing > 0) {
+        const Image<T> smooth = gaussianBlur<T>(image, p.presmoothing, 1.0);
+        measure<T>(smooth.cview(), p, angles, f.length, opt, acc);
     } else {
         measure<T>(image, p, angles, f.length, opt, acc);
     }
@@ -244,7 +267,7 @@ OrientationField estimateOrientationField(ImageView<const T> image, const Orient
             const std::size_t b = static_cast<std::size_t>(by) * static_cast<std::size_t>(f.blocksX) + static_cast<std::size_t>(bx);
             const int pixels = std::min(p.blockSize, image.width - bx * p.blockSize) *
                                std::min(p.blockSize, image.height - by * p.blockSize);  // edge blocks are partial
-            f.weight[b] = static_cast<float>(acc.weight[b] / pixels);
+            f.weight[b] = static_cast<float>(acc.weight[b] / pixels / unitsPerGrey);
             f.coherence[b] = static_cast<float>(acc.coherence[b]);
         }
 
