@@ -39,9 +39,10 @@ struct OrientationFieldParams {
     // longer diagonals bias the harmonic toward 0° and 90°, by up to 3° on prints).
     bool euclideanLength = true;
     double presmoothing = 1.0;  // σ (pixels) of a Gaussian applied to the image before the sweep; 0 = none
-    // Two-scale smoothing: σ of the coarse Gaussian over blocks (0 = only `smoothing`). Per block
-    // the unit vectors of the fine and coarse fields are blended with the coarse field's
-    // coherence c (|Σ v| / Σ |v| over its window, per-pixel vectors v) raised to blendExponent:
+    // Two-scale smoothing: σ of the coarse Gaussian over blocks (0 = only `smoothing`). Each
+    // block's doubled-angle vector is first scaled to coherence × √contrast (V / √Σ|v|, v the
+    // per-pixel vectors); per block the unit vectors of the fine and coarse fields are then
+    // blended with the coarse window's coherence c (|Σ V| / Σ |V|) raised to blendExponent:
     // the coarse field where the orientation is steady, the fine one near cores and deltas.
     double coarseSmoothing = 1.25;
     double blendExponent = 2.0;
