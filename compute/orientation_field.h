@@ -14,7 +14,8 @@ namespace linescope {
 enum class OrientationMethod {
     // Default. Per block and angle k, Σ (closing_k − opening_k) over the block's pixels: small
     // along the ridges, large across them. The orientation is half the argument of the first
-    // doubled-angle harmonic of that block spectrum (exact between sweep angles, no ties).
+    // doubled-angle harmonic of that block spectrum (exact between sweep angles, no ties),
+    // smoothed over blocks at two scales blended by the coarse scale's coherence (see .cpp).
     BlockSpectrum,
     // The literal reading: each pixel's orientation map value (the arg of the supremum of
     // openings, and of the infimum of closings), averaged per block as doubled-angle vectors
@@ -26,10 +27,25 @@ enum class OrientationMethod {
 struct OrientationFieldParams {
     OrientationMethod method = OrientationMethod::BlockSpectrum;
     int blockSize = 16;      // pixels a block (square); the field has ceil(W/b) × ceil(H/b) blocks
-    int length = 0;          // λ of the segment; 0 = 15 (1.5–2 ridge periods of a 500 dpi print)
+    int length = 0;          // λ of the segment; 0 = 9 (≈ one ridge period of a 500 dpi print)
     int angleCount = 24;     // sweep angles over 180° (0, 180/n, …)
-    double smoothing = 1.0;  // σ of the Gaussian over blocks applied to (cos 2θ, sin 2θ); 0 = none
+    double smoothing = 0.6;  // σ of the Gaussian over blocks applied to (cos 2θ, sin 2θ); 0 = none
     LineKind kind = LineKind::Paths;  // the digital line of every opening and closing (line_kind.h)
+    // Added by issue 21 (accuracy); the defaults are the ones measured best on two print
+    // generators (tests/bench/task-results.md §2). Each can be switched off to get the
+    // field of before (λ 15, smoothing 1, euclideanLength false, presmoothing 0, coarseSmoothing 0).
+    // λ as a Euclidean length: the segment at α gets round(λ·max(|cos α|, |sin α|)) pixels, so
+    // that every angle's segment is λ long (λ line-path pixels at 45° are 1.41 λ long: the
+    // longer diagonals bias the harmonic toward 0° and 90°, by up to 3° on prints).
+    bool euclideanLength = true;
+    double presmoothing = 1.0;  // σ (pixels) of a Gaussian applied to the image before the sweep; 0 = none
+    // Two-scale smoothing: σ of the coarse Gaussian over blocks (0 = only `smoothing`). Each
+    // block's doubled-angle vector is first scaled to coherence × √contrast (V / √Σ|v|, v the
+    // per-pixel vectors); per block the unit vectors of the fine and coarse fields are then
+    // blended with the coarse window's coherence c (|Σ V| / Σ |V|) raised to blendExponent:
+    // the coarse field where the orientation is steady, the fine one near cores and deltas.
+    double coarseSmoothing = 1.25;
+    double blendExponent = 2.0;
 };
 
 struct OrientationField {

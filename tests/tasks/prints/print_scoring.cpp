@@ -1,26 +1,35 @@
 #include "tests/tasks/prints/print_scoring.h"
 
 #include "app/io/image_io.h"
-#include "compute/orientation_field.h"
 #include "tests/tasks/eval_common.h"
 
 #include <stdexcept>
 
 namespace linescope::tasks {
 
-BlockField engineOrientationField(const cv::Mat& image8, int blockSize) {
-    OrientationFieldParams p;
+BlockField engineOrientationField(const cv::Mat& image8, int blockSize, OrientationFieldParams p) {
     p.blockSize = blockSize;
     const OrientationField f = estimateOrientationField<std::uint8_t>(io::viewOf<std::uint8_t>(image8), p);
     return {f.blocksX, f.blocksY, f.blockSize, f.angle};
 }
 
-PrintScore scorePrint(const SyntheticPrint& print, int blockSize, StructureTensorParams peer) {
+OrientationFieldParams engineParamsBeforeIssue21() {
+    OrientationFieldParams p;
+    p.length = 15;
+    p.smoothing = 1.0;
+    p.euclideanLength = false;
+    p.presmoothing = 0;
+    p.coarseSmoothing = 0;
+    return p;
+}
+
+PrintScore scorePrint(const SyntheticPrint& print, int blockSize, StructureTensorParams peer,
+                      const OrientationFieldParams& engineParams) {
     const BlockField truth = truthBlocks(print.orientation, blockSize);
     const std::vector<unsigned char> fg = foregroundBlocks(print.mask, blockSize);
     PrintScore s;
     const Stopwatch engineClock;
-    const BlockField engine = engineOrientationField(print.image, blockSize);
+    const BlockField engine = engineOrientationField(print.image, blockSize, engineParams);
     s.engineMs = engineClock.milliseconds();
     peer.blockSize = blockSize;
     const Stopwatch peerClock;

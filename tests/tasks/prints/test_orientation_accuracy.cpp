@@ -1,9 +1,11 @@
-// Fingerprint orientation fields on a fixed set of synthetic prints (label tasks): the engine's
-// RMSD against the known field must not get worse than the committed figures by more than the
-// margin. The generator is checked first against an independent estimator (the structure
-// tensor, itself checked on analytic stripes), so that a broken generator cannot let the
-// engine's test pass, and the metric against closed forms.
+// Fingerprint orientation fields on a fixed set of synthetic prints of both generators (label
+// tasks): the engine's RMSD against the known field must not get worse than the committed
+// figures by more than the margin, and must beat the structure tensor at its tuned window
+// (issue 21). Each generator is checked first against that independent estimator (itself
+// checked on analytic stripes), so that a broken generator cannot let the engine's test pass,
+// and the metric against closed forms.
 #include "tests/tasks/prints/orientation_metrics.h"
+#include "tests/tasks/prints/phase_print_synth.h"
 #include "tests/tasks/prints/print_scoring.h"
 
 #include <QtTest>
@@ -16,21 +18,34 @@ using namespace linescope::tasks;
 
 namespace {
 
-// Measured by this test (its last qInfo line) on the committed generator and the engine's
-// default OrientationFieldParams (main 0acb373), 2-core AMD EPYC, Release:
+// Measured by this test (its qInfo lines "mean RMSD …") on the committed generators and the
+// engine's default OrientationFieldParams (issue 21), 2-core AMD EPYC, Release:
 //   build/tests/tasks/prints/test_orientation_accuracy
-// The same figures for larger sets: linescope-task-eval orientation --count 20 (README.md).
+// The same figures for larger sets: linescope-task-eval orientation --generator gabor|phase
+// (tests/bench/task-results.md §2).
 constexpr int kBlock = 16;
-constexpr std::uint64_t kSeeds[] = {11, 12, 13};  // × good and degraded = 6 prints
-constexpr double kEngineRmsdGood = 3.38;      // mean RMSD (°) over the good prints
-constexpr double kEngineRmsdDegraded = 5.60;  // over the degraded ones
-constexpr double kMarginDeg = 1.0;            // allowed worsening
+constexpr std::uint64_t kSeeds[] = {11, 12, 13};  // × good and degraded = 6 prints a generator
+constexpr double kMarginDeg = 1.0;                // allowed worsening of the engine's figures
 
-// The structure tensor on the same prints (tuned on other seeds): the generator's truth must
-// be what an independent estimator sees. A ridge pattern off its field by a few degrees, or
-// a field with the wrong sign (≈ 40° RMSD), fails here.
-constexpr double kPeerAgreementGood = 5.0;
-constexpr double kPeerAgreementDegraded = 8.0;
+struct SetFigures {
+    PrintGenerator generator;
+    PrintQuality quality;
+    double engineRmsd;      // the engine's mean RMSD (°) over the three prints
+    double tensorWindow;    // the structure tensor's window σ, tuned in its favour on seeds 1–20
+                            // (linescope-task-eval orientation --tensor-window tuned)
+    double peerAgreement;   // the tensor's mean RMSD must stay below: the generator's truth is
+                            // what an independent estimator sees (a field off by a few degrees,
+                            // or with the wrong sign, ≈ 40°, fails here)
+    double tieAllowance;    // the engine must be within this of the tensor (0: strictly better)
+};
+// Phase set, good prints: a tie with the tensor at σ 6 (2.59° against 2.53° on seeds 1–20, 2.21°
+// against 2.14° here): the one set of the four where the engine does not win.
+constexpr SetFigures kSets[] = {
+    {PrintGenerator::Gabor, PrintQuality::Good, 2.31, 14, 5.0, 0.0},
+    {PrintGenerator::Gabor, PrintQuality::Degraded, 3.53, 16, 8.0, 0.0},
+    {PrintGenerator::Phase, PrintQuality::Good, 2.21, 6, 5.0, 0.25},
+    {PrintGenerator::Phase, PrintQuality::Degraded, 2.89, 12, 8.0, 0.0},
+};
 
 // Stripes cos(2π·s/period) with s the signed distance across lines at `deg` (design.md §1:
 // direction (cos α, −sin α) on screen, y down, so the normal is (sin α, cos α)).
@@ -97,38 +112,41 @@ private slots:
         }
     }
 
-    void generatorAgreesWithPeerAndEngineHoldsItsFigures() {
-        std::vector<double> engine[2], peer[2], mirrored[2];
-        for (const PrintQuality q : {PrintQuality::Good, PrintQuality::Degraded})
+    void generatorsAgreeWithPeerAndEngineBeatsIt() {
+        for (const SetFigures& set : kSets) {
+            std::vector<double> engine, peer, mirrored;
+            StructureTensorParams sp;
+            sp.blockSize = kBlock;
+            sp.windowSigma = set.tensorWindow;
+            const QString name = QString("%1 %2").arg(printGeneratorName(set.generator), printQualityName(set.quality));
             for (const std::uint64_t seed : kSeeds) {
-                const SyntheticPrint p = makeSyntheticPrint(seed, q);
-                const int qi = q == PrintQuality::Good ? 0 : 1;
-                const PrintScore s = scorePrint(p, kBlock);
-                engine[qi].push_back(s.engine.rmsd);
-                peer[qi].push_back(s.peer.rmsd);
+                const SyntheticPrint p = makePrint(set.generator, seed, set.quality);
+                const PrintScore s = scorePrint(p, kBlock, sp);
+                engine.push_back(s.engine.rmsd);
+                peer.push_back(s.peer.rmsd);
                 // The same peer against the truth mirrored (α → 180° − α): must disagree, or the
                 // agreement above would say nothing about the sign of the generator's field.
                 BlockField flipped = truthBlocks(p.orientation, kBlock);
                 for (float& d : flipped.degrees) d = std::fmod(180.0f - d, 180.0f);
-                StructureTensorParams sp;
-                sp.blockSize = kBlock;
-                mirrored[qi].push_back(compareFields(structureTensorField(p.image, sp), flipped,
-                                                     foregroundBlocks(p.mask, kBlock)).rmsd);
-                qInfo("seed %llu %s (%s%s): engine RMSD %.2f°, structure tensor %.2f°",
-                      static_cast<unsigned long long>(seed), printQualityName(q), printClassName(p.printClass),
-                      p.partial ? ", partial" : "", s.engine.rmsd, s.peer.rmsd);
+                mirrored.push_back(compareFields(structureTensorField(p.image, sp), flipped,
+                                                 foregroundBlocks(p.mask, kBlock)).rmsd);
+                qInfo("%s seed %llu (%s%s): engine RMSD %.2f°, structure tensor %.2f°", qPrintable(name),
+                      static_cast<unsigned long long>(seed), printClassName(p.printClass), p.partial ? ", partial" : "",
+                      s.engine.rmsd, s.peer.rmsd);
             }
-        qInfo("mean RMSD: engine good %.2f°, degraded %.2f°; structure tensor good %.2f°, degraded %.2f°",
-              meanOf(engine[0]), meanOf(engine[1]), meanOf(peer[0]), meanOf(peer[1]));
-        QVERIFY2(meanOf(peer[0]) <= kPeerAgreementGood, "the generator's field disagrees with the structure tensor");
-        QVERIFY2(meanOf(peer[1]) <= kPeerAgreementDegraded, "the generator's field disagrees with the structure tensor");
-        QVERIFY2(meanOf(mirrored[0]) > 20.0, "the mirrored field agrees too: the prints say nothing about the sign");
-        QVERIFY2(meanOf(engine[0]) <= kEngineRmsdGood + kMarginDeg,
-                 qPrintable(QString("engine RMSD on good prints %1° > %2° + %3°")
-                                .arg(meanOf(engine[0])).arg(kEngineRmsdGood).arg(kMarginDeg)));
-        QVERIFY2(meanOf(engine[1]) <= kEngineRmsdDegraded + kMarginDeg,
-                 qPrintable(QString("engine RMSD on degraded prints %1° > %2° + %3°")
-                                .arg(meanOf(engine[1])).arg(kEngineRmsdDegraded).arg(kMarginDeg)));
+            qInfo("%s mean RMSD: engine %.2f°, structure tensor (σ %.0f) %.2f°", qPrintable(name), meanOf(engine),
+                  set.tensorWindow, meanOf(peer));
+            QVERIFY2(meanOf(peer) <= set.peerAgreement,
+                     qPrintable(name + ": the generator's field disagrees with the structure tensor"));
+            QVERIFY2(meanOf(mirrored) > 20.0,
+                     qPrintable(name + ": the mirrored field agrees too: the prints say nothing about the sign"));
+            QVERIFY2(meanOf(engine) <= set.engineRmsd + kMarginDeg,
+                     qPrintable(QString("%1: engine RMSD %2° > %3° + %4°").arg(name).arg(meanOf(engine))
+                                    .arg(set.engineRmsd).arg(kMarginDeg)));
+            QVERIFY2(meanOf(engine) <= meanOf(peer) + set.tieAllowance,
+                     qPrintable(QString("%1: engine RMSD %2° > structure tensor %3° + %4°").arg(name)
+                                    .arg(meanOf(engine)).arg(meanOf(peer)).arg(set.tieAllowance)));
+        }
     }
 };
 
