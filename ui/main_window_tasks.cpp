@@ -42,6 +42,8 @@ void MainWindow::applyTask(Task task) {
     contourPanel_->setContoursVisible(r.contours);
     spectrumDock_->setVisible(r.showSpectrumDock);
     contourDock_->setVisible(r.showContourDock);
+    // A fingerprint's orientation is inspected in the workbench; the other tasks use the viewport.
+    setFieldWorkbenchMode(task == Task::FingerprintOrientation);
 }
 
 void MainWindow::updatePolarityWarning() {
