@@ -14,6 +14,7 @@ struct SingularPoint {
     SingularKind kind = SingularKind::Core;
     double x = 0, y = 0;  // in blocks: the centre of block (bx, by) is (bx + 0.5, by + 0.5)
     int blocks = 1;       // ring centres merged into this point (neighbouring detections)
+    bool operator==(const SingularPoint&) const = default;
 };
 
 struct SingularPointParams {

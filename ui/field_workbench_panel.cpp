@@ -13,6 +13,8 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QVBoxLayout>
@@ -120,7 +122,14 @@ FieldWorkbenchPanel::FieldWorkbenchPanel(QWidget* parent) : QWidget(parent) {
     setObjectName("fieldWorkbench");
     workbench_ = new FieldWorkbench(this);
 
-    auto* controls = new QWidget(this);
+    // The column scrolls rather than raise the window's least height: the centre's pages share
+    // one QStackedWidget, whose least size is the largest of theirs.
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName("fieldControlsScroll");
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidgetResizable(true);
+    auto* controls = new QWidget(scroll);
     controls->setObjectName("fieldControls");
     controls->setFixedWidth(250);
     auto* column = new QVBoxLayout(controls);
@@ -204,13 +213,15 @@ FieldWorkbenchPanel::FieldWorkbenchPanel(QWidget* parent) : QWidget(parent) {
     connect(exportImage_, &QPushButton::clicked, this, &FieldWorkbenchPanel::exportNeedleImage);
     column->addWidget(exports);
     column->addStretch(1);
+    scroll->setWidget(controls);
+    scroll->setFixedWidth(250 + scroll->verticalScrollBar()->sizeHint().width());
 
     left_ = new FieldPane(*workbench_, true, this);
     right_ = new FieldPane(*workbench_, false, this);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    layout->addWidget(controls);
+    layout->addWidget(scroll);
     layout->addWidget(left_, 1);
     layout->addWidget(right_, 1);
 

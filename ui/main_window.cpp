@@ -605,6 +605,10 @@ void MainWindow::onSnapshot(session::RequestKind kind, const session::SnapshotPt
 }
 
 void MainWindow::updateResultStatus() {
+    if (fieldMode_) {  // the workbench's field, not the viewport's result, is on screen
+        updateFieldStatus();
+        return;
+    }
     const auto& p = session_->parameters();
     const int i = opCombo_->findData(static_cast<int>(p.op));
     // The controls' words: the combo's operator, the spin box's angle and λ.

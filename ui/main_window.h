@@ -198,6 +198,7 @@ private:
     void buildDocks();
     void buildLesson();  // its panel, docks and action (main_window_lesson.cpp)
     void buildFieldWorkbench();  // its panel and action (main_window_field.cpp)
+    void updateFieldStatus();    // the status bar in the workbench: the field's blocks, λ and time
     void buildExportMenu(QMenu* file);
     // Edit > Copy as Python / Command Line (main_window_copy_as.cpp, text from copy_as.h).
     void buildCopyAsActions(QMenu* edit);

@@ -9,6 +9,7 @@
 #include <QDockWidget>
 #include <QSignalBlocker>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QToolBar>
 
 namespace linescope::ui {
@@ -25,6 +26,24 @@ void MainWindow::buildFieldWorkbench() {
     fieldAction_->setToolTip(tr("Inspect a fingerprint's orientation field: needles, coherence, mask, cores and "
                                 "deltas, beside the structure tensor (Ctrl+Shift+W)"));
     connect(fieldAction_, &QAction::toggled, this, &MainWindow::setFieldWorkbenchMode);
+    connect(field_->workbench(), &FieldWorkbench::changed, this, [this] {
+        if (fieldMode_) updateFieldStatus();
+    });
+}
+
+void MainWindow::updateFieldStatus() {
+    const auto s = field_->workbench()->shown();
+    if (!s || !s->field) {
+        statusBar()->showMessage(session_->image() ? tr("Orientation field: computing…") : QString());
+        return;
+    }
+    const OrientationField& f = s->field->field;
+    statusBar()->showMessage(tr("Orientation field: %1×%1-pixel blocks, λ = %2: %3 ms on the %4 (with the tensor %5 ms)")
+                                 .arg(f.blockSize)
+                                 .arg(f.length)
+                                 .arg(s->field->fieldMs, 0, 'f', 0)
+                                 .arg(s->backend == Backend::Cuda ? QStringLiteral("GPU") : QStringLiteral("CPU"))
+                                 .arg(s->timings.compute, 0, 'f', 0));
 }
 
 void MainWindow::setFieldWorkbenchMode(bool on) {
@@ -51,7 +70,9 @@ void MainWindow::setFieldWorkbenchMode(bool on) {
         contourDock_->setVisible(beforeField_.contours);
         granulometryDock_->setVisible(beforeField_.granulometry);
     }
+    updatePolarityWarning();
     pushViewOptions();  // the session computes the field only in this mode
+    updateResultStatus();
 }
 
 }  // namespace linescope::ui

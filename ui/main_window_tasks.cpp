@@ -47,7 +47,9 @@ void MainWindow::applyTask(Task task) {
 }
 
 void MainWindow::updatePolarityWarning() {
-    const QString line = session_->image() ? polarityWarning(session_->parameters().op, imageIsLight_) : QString();
+    // The workbench's field reads openings and closings alike: no operator to warn about.
+    const QString line =
+        session_->image() && !fieldMode_ ? polarityWarning(session_->parameters().op, imageIsLight_) : QString();
     polarity_->setText(line);
     polarity_->setVisible(!line.isEmpty());
 }
