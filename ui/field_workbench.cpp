@@ -250,7 +250,7 @@ void FieldWorkbench::setRightView(FieldView v) {
 
 QString FieldWorkbench::summary() const {
     const session::FieldOutput* out = output();
-    if (!out) return tr("Computing the orientation field…");
+    if (!out) return hasImage() ? tr("Computing the orientation field…") : QString();
     int cores = 0, deltas = 0, foreground = 0;
     for (const SingularPoint& s : out->singular) (s.kind == SingularKind::Core ? cores : deltas) += 1;
     for (const unsigned char fg : out->field.foreground) foreground += fg ? 1 : 0;

@@ -63,6 +63,8 @@ public:
     // The newest Field snapshot of the current image that succeeded (nullptr before one).
     session::SnapshotPtr shown() const { return shown_; }
     const session::FieldOutput* output() const;
+    // Whether the session has an image (the panes say what to do when not).
+    bool hasImage() const { return session_ && session_->image(); }
 
     FieldView leftView() const { return left_; }
     FieldView rightView() const { return right_; }

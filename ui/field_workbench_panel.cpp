@@ -102,11 +102,14 @@ void FieldPane::paintEvent(QPaintEvent*) {
     const auto s = workbench_.shown();
     const session::FieldOutput* out = workbench_.output();
     if (!s || !out) {
-        p.drawText(rect(), Qt::AlignCenter, tr("Computing the orientation field…"));
+        p.drawText(rect(), Qt::AlignCenter,
+                   workbench_.hasImage() ? tr("Computing the orientation field…")
+                                         : tr("Open a fingerprint: File ▸ Open (Ctrl+O) or Samples"));
         return;
     }
     if ((view() == FieldView::Tensor || view() == FieldView::Difference) && !out->tensor) {
         p.drawText(rect(), Qt::AlignCenter, tr("The structure tensor is not computed"));
+        shownId_ = s->id;
         return;
     }
     const QRectF target = imageRect();
