@@ -148,6 +148,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     buildControls();
     buildDocks();
     buildLesson();
+    buildFieldWorkbench();
     buildMenus();
 
     progress_ = new QProgressBar(this);
@@ -397,6 +398,7 @@ void MainWindow::pushViewOptions() {
     o.contoursShown = contourDock_->isVisible();
     o.granulometryShown = granulometryDock_ && granulometryDock_->isVisible();
     o.lesson = lessonMode_;
+    o.fieldWorkbench = fieldMode_;
     session_->setViewOptions(o);
     updateSweepMark();  // a sweep view turned live again submits the cancelled sweep
 }
@@ -498,6 +500,7 @@ void MainWindow::buildMenus() {
     one->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
     view->addSeparator();
     view->addAction(lessonAction_);
+    view->addAction(fieldAction_);
     QAction* overlay = overlayAction_ = view->addAction(tr("&Overlay (timings, probe)"));
     overlay->setCheckable(true);
     overlay->setChecked(true);
@@ -602,6 +605,10 @@ void MainWindow::onSnapshot(session::RequestKind kind, const session::SnapshotPt
 }
 
 void MainWindow::updateResultStatus() {
+    if (fieldMode_) {  // the workbench's field, not the viewport's result, is on screen
+        updateFieldStatus();
+        return;
+    }
     const auto& p = session_->parameters();
     const int i = opCombo_->findData(static_cast<int>(p.op));
     // The controls' words: the combo's operator, the spin box's angle and λ.

@@ -54,6 +54,7 @@ class GranulometryPanel;
 class LessonPanel;
 class LessonProfilePanel;
 class LessonResponsePanel;
+class FieldWorkbenchPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -91,6 +92,14 @@ public:
     QDockWidget* lessonProfileDock() const { return lessonProfileDock_; }
     QDockWidget* lessonResponseDock() const { return lessonResponseDock_; }
     QAction* lessonAction() const { return lessonAction_; }
+    // The orientation-field workbench (issue 21, main_window_field.cpp): the fingerprint
+    // inspector in the centre (the engine's block field as needles, its coherence, mask and
+    // singular points, the structure tensor beside it and their difference), the docks put
+    // away (and back when it ends). Leaves lesson mode, as lesson mode leaves it.
+    void setFieldWorkbenchMode(bool on);
+    bool fieldWorkbenchMode() const { return fieldMode_; }
+    FieldWorkbenchPanel* fieldWorkbenchPanel() const { return field_; }
+    QAction* fieldWorkbenchAction() const { return fieldAction_; }
     // The type size factor of the lesson mode.
     static constexpr double kLessonFontScale = 1.45;
     // The angle slider's least width: 0.5° a pixel at least; less in lesson mode's large type.
@@ -188,6 +197,8 @@ private:
     // The spectrum and contour docks (main_window_docks.cpp).
     void buildDocks();
     void buildLesson();  // its panel, docks and action (main_window_lesson.cpp)
+    void buildFieldWorkbench();  // its panel and action (main_window_field.cpp)
+    void updateFieldStatus();    // the status bar in the workbench: the field's blocks, λ and time
     void buildExportMenu(QMenu* file);
     // Edit > Copy as Python / Command Line (main_window_copy_as.cpp, text from copy_as.h).
     void buildCopyAsActions(QMenu* edit);
@@ -255,6 +266,13 @@ private:
     QAction* lessonAction_ = nullptr;
     QAction* overlayAction_ = nullptr;
     bool lessonMode_ = false;
+    FieldWorkbenchPanel* field_ = nullptr;
+    QAction* fieldAction_ = nullptr;
+    bool fieldMode_ = false;
+    // What the workbench put away, to give back when it ends.
+    struct BeforeField {
+        bool controls = true, spectrum = false, contours = false, granulometry = false;
+    } beforeField_;
     // What the lesson mode put away, to give back when it ends.
     struct BeforeLesson {
         bool controls = true, spectrum = true, contours = false, granulometry = false, overlay = true;

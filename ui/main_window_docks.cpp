@@ -183,7 +183,8 @@ void MainWindow::onDockSnapshot(session::RequestKind kind, const session::Snapsh
     case session::RequestKind::Contours:
     case session::RequestKind::Skew:
     case session::RequestKind::Granulometry:
-    case session::RequestKind::Lesson: return;
+    case session::RequestKind::Lesson:
+    case session::RequestKind::Field: return;
     }
 }
 

@@ -99,6 +99,7 @@ void MainWindow::buildLesson() {
 
 void MainWindow::setLessonMode(bool on) {
     if (on == lessonMode_) return;
+    if (on && fieldMode_) setFieldWorkbenchMode(false);
     lessonMode_ = on;
     {
         const QSignalBlocker block(lessonAction_);

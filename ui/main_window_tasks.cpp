@@ -42,10 +42,14 @@ void MainWindow::applyTask(Task task) {
     contourPanel_->setContoursVisible(r.contours);
     spectrumDock_->setVisible(r.showSpectrumDock);
     contourDock_->setVisible(r.showContourDock);
+    // A fingerprint's orientation is inspected in the workbench; the other tasks use the viewport.
+    setFieldWorkbenchMode(task == Task::FingerprintOrientation);
 }
 
 void MainWindow::updatePolarityWarning() {
-    const QString line = session_->image() ? polarityWarning(session_->parameters().op, imageIsLight_) : QString();
+    // The workbench's field reads openings and closings alike: no operator to warn about.
+    const QString line =
+        session_->image() && !fieldMode_ ? polarityWarning(session_->parameters().op, imageIsLight_) : QString();
     polarity_->setText(line);
     polarity_->setVisible(!line.isEmpty());
 }

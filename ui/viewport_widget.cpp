@@ -222,7 +222,8 @@ void ViewportWidget::follow(const session::Session& session) {
                 case session::RequestKind::Contours: setContours(snapshot->contours); return;
                 case session::RequestKind::Skew:
                 case session::RequestKind::Granulometry:
-                case session::RequestKind::Lesson: return;
+                case session::RequestKind::Lesson:
+                case session::RequestKind::Field: return;
                 }
                 updateMark(session);
             });

@@ -5,6 +5,7 @@
 #include "app/cli/common.h"
 #include "app/io/image_io.h"
 #include "app/io/json_writer.h"
+#include "app/io/orientation_export.h"
 #include "app/io/text_file.h"
 
 #include "compute/orientation_field.h"
@@ -67,38 +68,23 @@ void writeNeedles(const std::string& path, const cv::Mat& image, const Orientati
 }
 class OrientationResult final : public JobResult {
 public:
-    OrientationResult(OrientationField field, OrientationFieldParams params, std::string method, double ms, cv::Mat image)
-        : f_(std::move(field)), p_(std::move(params)), method_(std::move(method)), ms_(ms), image_(std::move(image)) {}
+    OrientationResult(OrientationField field, OrientationFieldParams params, double ms, cv::Mat image)
+        : f_(std::move(field)), p_(std::move(params)), ms_(ms), image_(std::move(image)) {}
 
     JobReport write(const OutputPaths& outputs) const override {
         const OrientationField& f = f_;
-        std::string angles, coherence, foreground, rows = "bx,by,angle,coherence,weight,foreground\n";
         int foregroundBlocks = 0;
-        for (std::size_t b = 0; b < f.angle.size(); ++b) {
-            const char* sep = b ? ", " : "";
-            angles += sep + io::jsonNumber(f.angle[b]);
-            coherence += sep + io::jsonNumber(f.coherence[b]);
-            foreground += sep + std::to_string(int(f.foreground[b]));
-            foregroundBlocks += f.foreground[b] ? 1 : 0;
-            const int bx = static_cast<int>(b % static_cast<std::size_t>(f.blocksX)), by = static_cast<int>(b / static_cast<std::size_t>(f.blocksX));
-            rows += std::to_string(bx) + "," + std::to_string(by) + "," + io::jsonNumber(f.angle[b]) + "," +
-                    io::jsonNumber(f.coherence[b]) + "," + io::jsonNumber(f.weight[b]) + "," + std::to_string(int(f.foreground[b])) + "\n";
-        }
+        for (const unsigned char fg : f.foreground) foregroundBlocks += fg ? 1 : 0;
         JobReport report;
         if (const auto csv = outputs.find("csv"); csv != outputs.end()) {
-            io::writeTextFile(csv->second, rows);
+            io::writeTextFile(csv->second, io::orientationFieldCsv(f));
             report.files.push_back(csv->second);
         }
         if (const auto needles = outputs.find("needles"); needles != outputs.end()) {
             writeNeedles(needles->second, image_, f);
             report.files.push_back(needles->second);
         }
-        report.printed = "{\"blocks_x\": " + std::to_string(f.blocksX) + ", \"blocks_y\": " + std::to_string(f.blocksY) +
-                         ", \"block_size\": " + std::to_string(f.blockSize) + ", \"length\": " + std::to_string(f.length) +
-                         ", \"angle_count\": " + std::to_string(p_.angleCount) + ", \"smoothing\": " + io::jsonNumber(p_.smoothing) +
-                         ", \"line\": " + io::jsonString(lineKindName(p_.kind)) +
-                         ", \"method\": " + io::jsonString(method_) + ", \"angles\": [" + angles + "], \"coherence\": [" +
-                         coherence + "], \"foreground\": [" + foreground + "], \"time_ms\": " + io::jsonNumber(ms_) + "}\n";
+        report.printed = io::orientationFieldJson(f, p_, ms_);
         report.results = "\"blocks\": " + std::to_string(f.angle.size()) +
                          ", \"foreground_blocks\": " + std::to_string(foregroundBlocks);
         return report;
@@ -106,17 +92,16 @@ public:
 
 private:
     OrientationField f_;
-    OrientationFieldParams p_;
-    std::string method_;
+    OrientationFieldParams p_;  // its method is the report's (io::orientationMethodName)
     double ms_;
     cv::Mat image_;  // for the needles
 };
 
 class OrientationJob final : public CommandJob {
 public:
-    OrientationJob(OrientationFieldParams params, std::string method, std::optional<std::string> csv,
-                   std::optional<std::string> needles, EngineOptions options)
-        : params_(std::move(params)), method_(std::move(method)), csv_(std::move(csv)), needles_(std::move(needles)),
+    OrientationJob(OrientationFieldParams params, std::optional<std::string> csv, std::optional<std::string> needles,
+                   EngineOptions options)
+        : params_(std::move(params)), csv_(std::move(csv)), needles_(std::move(needles)),
           options_(options) {}
 
     OutputPaths batchOutputs(const std::string& stem, const std::string&, const cv::Mat&) const override {
@@ -140,12 +125,11 @@ public:
             return estimateOrientationField<T>(io::viewOf<T>(image), params_, options_);
         });
         const double ms = millisecondsSince(start);
-        return std::make_unique<OrientationResult>(std::move(f), params_, method_, ms, image);
+        return std::make_unique<OrientationResult>(std::move(f), params_, ms, image);
     }
 
 private:
     OrientationFieldParams params_;
-    std::string method_;
     std::optional<std::string> csv_, needles_;  // single mode: paths; batch: suffixes
     EngineOptions options_;
 };
@@ -183,7 +167,7 @@ std::unique_ptr<CommandJob> orientationJob(const ArgList& argList, JobMode mode)
         checkOutputs({args.positionals()[0]}, outputs, args.has("--force"));
     }
     const EngineOptions options = engineOptionsFrom(args);
-    auto job = std::make_unique<OrientationJob>(p, method, csv, needles, options);
+    auto job = std::make_unique<OrientationJob>(p, csv, needles, options);
     if (mode == JobMode::Single) {
         job->singleInput = args.positionals()[0];
         if (csv) job->singleOutputs["csv"] = *csv;

@@ -2,16 +2,20 @@
 
 #include "compute/image.h"
 #include "ui/contour_panel.h"
+#include "ui/field_workbench_panel.h"
 #include "ui/lesson_panel.h"
 #include "ui/main_window.h"
 #include "ui/view_controls.h"
 
+#include <QComboBox>
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QRegularExpression>
+#include <QSlider>
 
 #include <array>
 #include <cmath>
+#include <tuple>
 #include <utility>
 
 namespace linescope::gui {
@@ -119,6 +123,11 @@ void addLaunchOptions(QCommandLineParser& parser) {
         {"lesson-zoom", "The lesson's zoom in screen pixels per image pixel, centred on the pin (1…256).", "zoom"},
         {"lesson-step", "How far the lesson shows: 1 (f), 2 (the first stage) or 3 (both stages).", "N"},
         {"lesson-difference", "Show the lesson's stages as their difference from f."},
+        {"field-workbench", "Start in the orientation-field workbench (the fingerprint inspector)."},
+        {"field-block", "The workbench's block size in pixels (6…48).", "N"},
+        {"field-length", "The workbench's λ (3…61).", "N"},
+        {"field-left", "The workbench's left pane: needles, coherence or mask.", "view"},
+        {"field-right", "The workbench's right pane: tensor, difference, coherence, mask or needles.", "view"},
         {"screenshot", "Once every view is computed and drawn, save the window as a PNG image and quit "
                        "(exit status 0 when saved, 1 otherwise).", "file"},
     });
@@ -194,6 +203,23 @@ std::optional<LaunchOptions> readLaunchOptions(const QCommandLineParser& parser,
     if (parser.isSet("lesson-step") && !(o.lessonStep = integerIn(parser.value("lesson-step"), "lesson-step", 1, 3, error)))
         return std::nullopt;
     o.lessonDifference = parser.isSet("lesson-difference");
+    o.fieldWorkbench = parser.isSet("field-workbench");
+    if (parser.isSet("field-block") && !(o.fieldBlock = integerIn(parser.value("field-block"), "field-block", 6, 48, error)))
+        return std::nullopt;
+    if (parser.isSet("field-length") &&
+        !(o.fieldLength = integerIn(parser.value("field-length"), "field-length", 3, 61, error)))
+        return std::nullopt;
+    const QStringList fieldViews{"needles", "coherence", "mask", "tensor", "difference"};  // ui::FieldView's order
+    for (const auto& [name, slot, allowed] : {std::tuple{"field-left", &o.fieldLeft, 3}, std::tuple{"field-right", &o.fieldRight, 5}}) {
+        if (!parser.isSet(name)) continue;
+        const int i = static_cast<int>(fieldViews.indexOf(parser.value(name)));
+        if (i < 0 || i >= allowed) {
+            *error = QStringLiteral("--%1 needs one of %2, not \"%3\"")
+                         .arg(QString::fromLatin1(name), fieldViews.mid(0, allowed).join(", "), parser.value(name));
+            return std::nullopt;
+        }
+        *slot = i;
+    }
     o.screenshot = parser.value("screenshot");
     if (parser.isSet("screenshot") && o.image.isEmpty()) {
         *error = QStringLiteral("--screenshot needs an image to open");
@@ -227,6 +253,13 @@ void applyLaunchOptions(ui::MainWindow& window, const LaunchOptions& o) {
     if (o.lessonStep) lesson.setStep(static_cast<ui::LessonStep>(*o.lessonStep - 1));
     if (o.lessonDifference) lesson.setDifference(true);
     if (o.lessonZoom) lesson.zoomOnPin(*o.lessonZoom);
+    if (o.fieldWorkbench) window.setFieldWorkbenchMode(true);
+    ui::FieldWorkbenchPanel& field = *window.fieldWorkbenchPanel();
+    if (o.fieldBlock) field.blockSlider()->setValue(*o.fieldBlock);
+    if (o.fieldLength) field.lengthSlider()->setValue(*o.fieldLength);
+    const auto pick = [](QComboBox* box, int view) { box->setCurrentIndex(box->findData(view)); };
+    if (o.fieldLeft) pick(field.leftViewBox(), *o.fieldLeft);
+    if (o.fieldRight) pick(field.rightViewBox(), *o.fieldRight);
 }
 
 }  // namespace linescope::gui

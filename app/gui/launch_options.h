@@ -46,6 +46,10 @@ struct LaunchOptions {
     std::optional<double> lessonZoom;       // screen pixels per image pixel, centred on the pin
     std::optional<int> lessonStep;          // 1 (f), 2 (the first stage) or 3 (the second)
     bool lessonDifference = false;          // the stages shown as their difference from f
+    bool fieldWorkbench = false;            // the orientation-field workbench (issue 21)
+    std::optional<int> fieldBlock;          // its block size
+    std::optional<int> fieldLength;         // its λ
+    std::optional<int> fieldLeft, fieldRight;  // ui::FieldView of its panes
 };
 
 // Declares the options on `parser` (with --help and --version).

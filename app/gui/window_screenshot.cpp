@@ -1,5 +1,7 @@
 #include "app/gui/window_screenshot.h"
 
+#include "ui/field_workbench_panel.h"
+
 #include "ui/lesson_panel.h"
 #include "ui/main_window.h"
 #include "ui/view_controls.h"
@@ -37,6 +39,13 @@ bool WindowScreenshot::settled() const {
         const auto lesson = session.latest(session::RequestKind::Lesson);
         return lesson && lesson->ok() && lesson->request.image == session.image() &&
                window_.lessonPanel()->view()->shownLessonId() == lesson->id;
+    }
+    // The orientation-field workbench paints its own snapshot in both panes.
+    if (window_.fieldWorkbenchMode()) {
+        const auto field = session.latest(session::RequestKind::Field);
+        const ui::FieldWorkbenchPanel& panel = *window_.fieldWorkbenchPanel();
+        return field && field->ok() && field->request.image == session.image() &&
+               panel.leftPane()->shownId() == field->id && panel.rightPane()->shownId() == field->id;
     }
     // The shown view's newest snapshot must be the one the viewport has drawn (on either
     // path: the GPU path draws the session's device planes).

@@ -5,6 +5,7 @@
 #include "app/session/chunked_sweep.h"
 #include "app/session/kind_difference.h"
 #include "app/session/lesson.h"
+#include "app/session/orientation_workbench.h"
 #include "app/session/planes.h"
 #include "app/session/progressive_sweep.h"
 #include "app/session/resident_engine.h"
@@ -29,10 +30,12 @@ double msSince(std::chrono::steady_clock::time_point t0, std::chrono::steady_clo
 // The order the engine thread takes pending kinds in: what a dragged slider shows first.
 // A granulometry at one angle is one pass over the image (tens of milliseconds); over an angle
 // set it is one sweep a length and gives way to the kinds before it between lengths.
-// A lesson follows a dragged pin, so it comes right after the result.
+// A lesson follows a dragged pin, so it comes right after the result; the orientation-field
+// workbench follows its block-size and λ sliders, so it comes next.
 constexpr RequestKind kPriority[kRequestKindCount] = {RequestKind::Result,       RequestKind::Lesson,
-                                                      RequestKind::Contours,     RequestKind::Skew,
-                                                      RequestKind::Granulometry, RequestKind::Sweep};
+                                                      RequestKind::Field,        RequestKind::Contours,
+                                                      RequestKind::Skew,         RequestKind::Granulometry,
+                                                      RequestKind::Sweep};
 
 std::size_t slot(RequestKind k) { return static_cast<std::size_t>(k); }
 
@@ -76,6 +79,7 @@ const char* requestKindName(RequestKind k) {
     case RequestKind::Skew: return "skew";
     case RequestKind::Granulometry: return "granulometry";
     case RequestKind::Lesson: return "lesson";
+    case RequestKind::Field: return "field";
     }
     return "?";
 }
@@ -313,6 +317,7 @@ void EngineQueue::execute(Job& job) {
         snap->skew.reset();
         snap->granulometry.reset();
         snap->lesson.reset();
+        snap->field.reset();
     }
     snap->timings.compute = msSince(t0, std::chrono::steady_clock::now());
     SnapshotPtr published = std::move(snap);
@@ -419,6 +424,9 @@ void EngineQueue::compute(const Job& job, Backend backend, Snapshot& out) {
                         // path, whose lineMorph runs the stages on the CUDA backend).
                         const SnapshotPtr previous = latest(RequestKind::Lesson);
                         out.lesson = std::make_shared<const LessonOutput>(computeLesson(job.request, opt, previous.get()));
+                    } else if constexpr (std::is_same_v<P, FieldParams>) {
+                        // Host images (in GPU mode too: ResidentEngine leaves fields to this path).
+                        out.field = std::make_shared<const FieldOutput>(computeField(job.request, opt));
                     } else if constexpr (std::is_same_v<P, GranulometryParams>) {
                         // Checked between lengths (the supremum and the other line kinds take
                         // one sweep or opening a length), the more urgent kinds run there.

@@ -40,7 +40,8 @@ bool ResidentEngine::compute(const Request& request, const EngineOptions& option
     const RequestKind kind = request.kind();
     // Host work: the skew and granulometry APIs, and the lesson's stages (host images that its
     // panes, windows and profile read pixel by pixel; their lineMorph calls run on CUDA).
-    if (kind == RequestKind::Skew || kind == RequestKind::Granulometry || kind == RequestKind::Lesson) return false;
+    if (kind == RequestKind::Skew || kind == RequestKind::Granulometry || kind == RequestKind::Lesson ||
+        kind == RequestKind::Field) return false;
     // Two kinds compared, and sweeps of segment and periodic lines (an opening an angle), go
     // through the host API, whose operators still run on the device.
     if (const auto* r = std::get_if<ResultParams>(&request.params); r && r->against) return false;

@@ -231,6 +231,12 @@ void Session::setGranulometrySettings(const GranulometrySettings& s) {
     emit parametersChanged();
 }
 
+void Session::setFieldParams(const FieldParams& p) {
+    params_.field = p;
+    submit(RequestKind::Field);
+    emit parametersChanged();
+}
+
 void Session::setLessonPin(std::optional<PixelAt> pin) {
     if (pin == lessonPin_) return;
     lessonPin_ = pin;
@@ -274,6 +280,7 @@ void Session::updateLive() {
     setLive(RequestKind::Contours, contours);
     setLive(RequestKind::Granulometry, view_.granulometryShown);
     setLive(RequestKind::Lesson, view_.lesson);
+    setLive(RequestKind::Field, view_.fieldWorkbench);
 }
 
 void Session::setLive(RequestKind kind, bool live) {
@@ -325,6 +332,7 @@ std::optional<Request> Session::requestFor(RequestKind kind) const {
         r.params = p;
         break;
     }
+    case RequestKind::Field: r.params = params_.field; break;
     case RequestKind::Granulometry: {
         const GranulometrySettings& g = params_.granulometry;
         GranulometryParams p;

@@ -35,6 +35,9 @@ struct Parameters {
     GranulometrySettings granulometry;
     ContourParams contours;           // threshold (of the input image), mode, approximation
     SkewParams skew;                  // the skew estimate's λ, angles and polarity
+    // The orientation-field workbench's block size, λ, smoothing, singular points' smoothing and
+    // structure tensor (its own line kind: the workbench puts the toolbar away).
+    FieldParams field{OrientationFieldParams{}, SingularPointParams{}, analysis::StructureTensorParams{}};
 };
 
 class Session : public QObject {
@@ -90,6 +93,9 @@ public:
     void setThreshold(double threshold);
     void setSkewParams(const SkewParams& p);
     void setGranulometrySettings(const GranulometrySettings& s);
+    // [UI thread] The orientation-field workbench's parameters: submits only the field, which a
+    // dragged slider coalesces to its newest value on the engine thread.
+    void setFieldParams(const FieldParams& p);
     // [UI thread] The lesson's pinned pixel (nullopt: none). Only the lesson is submitted: its
     // stages are reused (lesson.h), and a drag coalesces to its newest pixel. A pixel outside a
     // newly opened image is dropped from the requests.
@@ -112,7 +118,8 @@ public:
     // follow viewOptionsChanged, exports read viewOptions(). It also decides what is
     // computed: the sweep while a sweep plane, the spectrum dock or contours of a sweep plane
     // are shown, the skew with the spectrum dock, the contours while drawn and their dock is
-    // shown, the granulometry with its dock, the lesson in lesson mode; a view turned on is
+    // shown, the granulometry with its dock, the lesson in lesson mode, the field in the
+    // orientation-field workbench; a view turned on is
     // submitted, one turned off
     // cancelled. A compare mode of two line kinds (comparesKinds) with the Result view makes
     // the result request compute the result by ViewOptions::otherKind too, and compare the
@@ -183,7 +190,7 @@ private:
     void updateLive();
     std::vector<std::shared_ptr<const AnyImage>> beforeDeskew_;  // the images deskew replaced, oldest first
     Parameters params_;
-    std::array<bool, kRequestKindCount> live_{true, true, true, true, false, false};
+    std::array<bool, kRequestKindCount> live_{true, true, true, true, false, false, false};
     std::optional<PixelAt> lessonPin_;
     bool dragging_ = false;
     bool interactiveSweepSubmitted_ = false;  // since the slider was taken

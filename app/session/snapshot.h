@@ -3,6 +3,7 @@
 // shared_ptr to const, and never changes afterwards: the UI only reads them (Tracy's model).
 #pragma once
 
+#include "app/analysis/structure_tensor.h"
 #include "app/session/plane.h"
 #include "compute/backend.h"
 #include "compute/contours/contours.h"
@@ -10,6 +11,8 @@
 #include "compute/image.h"
 #include "compute/line_morph.h"
 #include "compute/line_window.h"
+#include "compute/orientation_field.h"
+#include "compute/singular_points.h"
 #include "compute/skew.h"
 #include "compute/sweep.h"
 
@@ -32,9 +35,9 @@ int widthOf(const AnyImage& img);
 int heightOf(const AnyImage& img);
 
 // The kinds of work; each kind has at most one queued request and one running request.
-enum class RequestKind { Result, Sweep, Contours, Skew, Granulometry, Lesson };
-inline constexpr int kRequestKindCount = 6;
-// "result", "sweep", "contours", "skew", "granulometry", "lesson"
+enum class RequestKind { Result, Sweep, Contours, Skew, Granulometry, Lesson, Field };
+inline constexpr int kRequestKindCount = 7;
+// "result", "sweep", "contours", "skew", "granulometry", "lesson", "field"
 const char* requestKindName(RequestKind k);
 
 // The result view: one operator at one angle and λ, by the line kind of `line`; with
@@ -93,8 +96,16 @@ struct LessonParams {
     AngleSet angles;             // the response's: the sweep's angle set
 };
 
-using RequestParams =
-    std::variant<ResultParams, SweepParams, ContourParams, SkewRequestParams, GranulometryParams, LessonParams>;
+// The orientation-field workbench (orientation_workbench.h): the engine's block field, its
+// singular points and, with `tensor`, the structure tensor's field and the difference.
+struct FieldParams {
+    OrientationFieldParams field;
+    SingularPointParams singular;
+    std::optional<analysis::StructureTensorParams> tensor;  // its blockSize is the field's
+};
+
+using RequestParams = std::variant<ResultParams, SweepParams, ContourParams, SkewRequestParams, GranulometryParams,
+                                   LessonParams, FieldParams>;
 
 struct Snapshot;
 
@@ -130,6 +141,8 @@ struct DevicePlanes;
 struct KindDifference;
 // A lesson's stages and pinned pixel (lesson.h).
 struct LessonOutput;
+// The orientation-field workbench's fields (orientation_workbench.h).
+struct FieldOutput;
 
 // What a skew request produced: the estimate and its coarse spectrum (for the plot).
 struct SkewOutput {
@@ -178,6 +191,7 @@ struct Snapshot {
     std::shared_ptr<const SkewOutput> skew;     // RequestKind::Skew
     std::shared_ptr<const Granulometry> granulometry;  // RequestKind::Granulometry
     std::shared_ptr<const LessonOutput> lesson;        // RequestKind::Lesson
+    std::shared_ptr<const FieldOutput> field;          // RequestKind::Field
     // Sweep only: set on a preview (published before the exact snapshot of the same id).
     std::optional<SweepPreview> preview;
 

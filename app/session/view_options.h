@@ -39,6 +39,7 @@ struct ViewOptions {
     bool contoursShown = false;                 // the contours dock is on screen
     bool granulometryShown = false;             // the granulometry dock is on screen
     bool lesson = false;                        // the lesson mode: its stages are computed (lesson.h)
+    bool fieldWorkbench = false;                // the orientation-field workbench: its fields are computed
 
     bool operator==(const ViewOptions&) const = default;
 };

@@ -57,4 +57,26 @@ lesson lesson-step-3     1920x1080 oriented_texture.png "${opening[@]}" --lesson
 lesson lesson-difference 1920x1080 oriented_texture.png "${opening[@]}" --lesson-zoom 3 --lesson-difference
 lesson lesson-closing-1280x800 1280x800 music_sheet.png --op close --angle 0 --length 8 --angles 90 --pin 300,120 \
   --lesson-zoom 30
+# The orientation-field workbench (docs/user-guide.md, "Inspecting a fingerprint's orientation
+# field"): the bundled print and a degraded synthetic whorl (seed 10 of tests/tasks/prints,
+# written by linescope-task-eval beside the application's build) at 1920×1080 and 1280×800.
+field() {  # field NAME SIZE IMAGE [options...]
+  local name=$1 size=$2 image=$3
+  shift 3
+  tests/ui/run_with_display.sh "$app" --backend cpu --window-size "$size" --field-workbench "$@" \
+    --screenshot "$out/$name.png" "$image"
+}
+field field-sample-tensor 1920x1080 "$samples/fingerprint.png" --field-left needles --field-right tensor
+taskeval=$(dirname "$app")/../tests/tasks/linescope-task-eval
+if [[ -x $taskeval ]]; then
+  prints=$(mktemp -d)
+  "$taskeval" orientation --count 1 --seed 10 --write "$prints" >/dev/null
+  degraded=$prints/print_10_degraded.png
+  field field-degraded-quality-1280x800 1280x800 "$degraded" --field-left needles --field-right coherence
+  field field-degraded-difference 1920x1080 "$degraded" --field-left needles --field-right difference
+  field field-degraded-mask-1280x800 1280x800 "$degraded" --field-left mask --field-right tensor
+  rm -r "$prints"
+else
+  echo "no $taskeval: the degraded print's workbench screenshots are left as they are" >&2
+fi
 echo "screenshots in $out"

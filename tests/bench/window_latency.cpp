@@ -125,7 +125,8 @@ public:
                 break;
             case RequestKind::Skew:
             case RequestKind::Granulometry:
-            case RequestKind::Lesson: break;
+            case RequestKind::Lesson:
+            case RequestKind::Field: break;
             }
             engineMs_ = s->timings.compute;
         });

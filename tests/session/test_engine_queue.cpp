@@ -587,8 +587,10 @@ private slots:
         (void)QTest::qWaitFor([&] { return !session.queue().busy(); }, kTimeoutMs);
         for (int k = 0; k < kRequestKindCount; ++k) {
             // The granulometry is computed only while its dock is shown (test_granulometry_session),
-            // the lesson only in lesson mode (test_lesson_session).
-            if (static_cast<RequestKind>(k) == RequestKind::Granulometry || static_cast<RequestKind>(k) == RequestKind::Lesson)
+            // the lesson only in lesson mode (test_lesson_session), the field only in the
+            // orientation-field workbench (test_field_workbench).
+            if (static_cast<RequestKind>(k) == RequestKind::Granulometry || static_cast<RequestKind>(k) == RequestKind::Lesson ||
+                static_cast<RequestKind>(k) == RequestKind::Field)
                 continue;
             const auto s = session.latest(static_cast<RequestKind>(k));
             QVERIFY2(s && s->ok(), requestKindName(static_cast<RequestKind>(k)));

@@ -109,8 +109,9 @@ Singularities singularitiesFor(PrintClass c, cv::Point2d centre, double a, doubl
 // Ridge direction θ (radians, pixel coordinates: direction (cos θ, sin θ) with y down).
 // Sherlock and Monro: θ = θ0 + ½ Σ arg(z − core) − ½ Σ arg(z − delta); for plain arches, whose
 // field has no singular points, ridges shaped like hills y = −h(y)·exp(−(x−cx)²/2s²) instead.
-cv::Mat orientationModel(cv::Size size, PrintClass c, cv::Point2d centre, double a, double b, cv::RNG& rng) {
-    const Singularities s = singularitiesFor(c, centre, a, b, rng);
+cv::Mat orientationModel(cv::Size size, PrintClass c, cv::Point2d centre, double a, double b, cv::RNG& rng,
+                         Singularities& s) {
+    s = singularitiesFor(c, centre, a, b, rng);
     const double theta0 = rng.uniform(-0.12, 0.12);
     const double hill = rng.uniform(0.25, 0.45) * b, spread = rng.uniform(0.35, 0.5) * a;
     const double hillY = centre.y + rng.uniform(0.0, 0.2) * b;
@@ -256,7 +257,10 @@ SyntheticPrint makeSyntheticPrint(std::uint64_t seed, PrintQuality quality) {
     out.mask = soft > 0.5f;
 
     // Orientation: the class's model plus a smooth perturbation that is part of the truth.
-    cv::Mat theta = orientationModel(size, out.printClass, centre, a, b, rng);
+    Singularities singular;
+    cv::Mat theta = orientationModel(size, out.printClass, centre, a, b, rng, singular);
+    out.cores = singular.cores;
+    out.deltas = singular.deltas;
     theta += smoothField(size, rng, 50) * (rng.uniform(5.0, 9.0) * kPi / 180.0);
     out.orientation.create(size, CV_32F);
     for (int y = 0; y < h; ++y)

@@ -10,6 +10,7 @@
 #include <opencv2/core.hpp>
 
 #include <cstdint>
+#include <vector>
 
 namespace linescope::tasks {
 
@@ -25,6 +26,9 @@ struct SyntheticPrint {
                           // (counter-clockwise on screen, 0 = East, direction (cos α, −sin α), y down)
     cv::Mat mask;         // CV_8U, 255 on the finger (foreground), 0 elsewhere
     cv::Mat period;       // CV_32F, ridge period in pixels at each pixel
+    // The model's singular points in pixels (before the smooth perturbation, which moves them
+    // by a few pixels at most); some may lie outside the image or the finger (partial prints).
+    std::vector<cv::Point2d> cores, deltas;
     PrintClass printClass = PrintClass::Arch;
     PrintQuality quality = PrintQuality::Good;
     bool partial = false;  // the finger was shifted so that part of it lies outside the image

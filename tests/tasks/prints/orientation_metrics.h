@@ -4,18 +4,18 @@
 // Used by linescope-task-eval and the tasks regression tests; any thread.
 #pragma once
 
+#include "app/analysis/structure_tensor.h"
+
 #include <opencv2/core.hpp>
 
 #include <vector>
 
 namespace linescope::tasks {
 
-// Orientations of square blocks, row-major, degrees in [0, 180) (design.md §1); the blocks
-// tile the image from its top-left corner, ceil(W/b) × ceil(H/b) of them (the engine's layout).
-struct BlockField {
-    int blocksX = 0, blocksY = 0, blockSize = 0;
-    std::vector<float> degrees;
-};
+// The block field and the structure-tensor peer live in app/analysis (the window shows them too).
+using analysis::BlockField;
+using analysis::StructureTensorParams;
+using analysis::structureTensorField;
 
 // |a − b| taken modulo 180 into [0, 90].
 double angleDifference(double a, double b);

@@ -5,7 +5,7 @@
 
 #include "tests/tasks/prints/fingerprint_synth.h"
 #include "tests/tasks/prints/orientation_metrics.h"
-#include "tests/tasks/prints/structure_tensor.h"
+#include "app/analysis/structure_tensor.h"
 
 #include "compute/orientation_field.h"
 

@@ -3,7 +3,7 @@
 // generator's truth is checked first by independent estimators (the structure tensor over the
 // whole image for one-orientation textures, the Fourier power spectrum for all).
 #include "tests/tasks/prints/orientation_metrics.h"
-#include "tests/tasks/prints/structure_tensor.h"
+#include "app/analysis/structure_tensor.h"
 #include "tests/tasks/prints/texture_scoring.h"
 
 #include <QtTest>

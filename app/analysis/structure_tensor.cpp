@@ -1,11 +1,11 @@
-#include "tests/tasks/prints/structure_tensor.h"
+#include "app/analysis/structure_tensor.h"
 
 #include <opencv2/imgproc.hpp>
 
 #include <cmath>
 #include <numbers>
 
-namespace linescope::tasks {
+namespace linescope::analysis {
 
 BlockField structureTensorField(const cv::Mat& image, const StructureTensorParams& p) {
     CV_Assert(image.channels() == 1 && p.blockSize > 0);
@@ -44,4 +44,4 @@ BlockField structureTensorField(const cv::Mat& image, const StructureTensorParam
     return out;
 }
 
-}  // namespace linescope::tasks
+}  // namespace linescope::analysis
