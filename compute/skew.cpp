@@ -298,12 +298,12 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
     const bool canShorten = p.length == 0 && shortLength < longLength;  // a length the caller chose is the only one tried
     if (canShorten && std::max(square ? squareFine.separation : 0.0, along ? e.fine.separation : 0.0) < kSkewFineMinSeparation)
         square = along = false;
-    // The page smeared along the range's middle has a notch one fine sample wide at that very
-    // direction: the smear and that sample's segments are line paths of one family, stepping
-    // at the same columns, so the runs the smear joined fit them and no neighbour. It holds
-    // the valley's centre there: rotations of ±0.05–0.07° read as 0 (the middle) on
-    // two-column pages. A centre within half a fine step of the middle is that notch, not a
-    // measurement, where the square-smeared page has a valley of its own.
+    // The page smeared along the range's middle has a notch one fine sample wide at the
+    // sample nearest that direction (measured at 0°, the default middle: its segments are the
+    // smear's rows, with no step across the page, and fit the runs the smear joined better
+    // than their neighbours). It holds the valley's centre there: rotations of ±0.05–0.07°
+    // read as 0 on two-column pages. A centre within half a fine step of the middle is that
+    // notch, not a measurement, where the square-smeared page has a valley of its own.
     if (square && along && std::abs(std::remainder(e.fine.angle - middle, 180.0)) < 0.5 * refineStep) along = false;
     if (square && along) {
         // Each weighted by its separation: a bumpy floor (another extreme nearly as deep in
