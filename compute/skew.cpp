@@ -268,8 +268,9 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
     //    the valley towards it (0.1–0.4° on typewritten and two-column pages at 4–11°), and
     //    rotations below 0.1° read as 0. Where the words of a line stay apart, no valley;
     // 2. the ink smeared along the range's middle (the coarse page's), which joins the words.
-    // Where neither finds it, a segment of the coarse stage's share of the width on the second:
-    // the lines of two columns without a rule across are shorter than 3/5 of the page.
+    // Where neither finds it, or neither valley is clearly one, a segment of the coarse stage's
+    // share of the width on the second: the lines of two columns without a rule across are
+    // shorter than 3/5 of the page.
     const int shortLength = std::max(3, static_cast<int>(kSkewCoarseLengthShare * work.width));
     ImageView<const T> squareSmeared = unsmeared;  // no smear asked: none
     Image<T> squared;
@@ -289,13 +290,31 @@ SkewEstimate estimateSkew(ImageView<const T> page, const SkewParams& p, const En
     // agree within kSkewFineAgreement, which two wandering valleys hardly do.
     const bool agree = std::abs(squareFine.angle - e.fine.angle) <= kSkewFineAgreement && squareOff <= 2 * step &&
                        alongOff <= 2 * step;
-    const bool square = squareOff <= 0.5 * step || agree, along = alongOff <= 0.5 * step || agree;
+    bool square = squareOff <= 0.5 * step || agree, along = alongOff <= 0.5 * step || agree;
+    // Lines shorter than the segment (two columns without a rule across, cropped): no segment
+    // fits a line, and both spectra keep only a bumpy floor whose lowest point wanders within
+    // the coarse step (0.1–0.5° off, often of the wrong sign at small rotations). Where neither
+    // valley is clearly one (kSkewFineMinSeparation), the shorter segment below decides.
+    const bool canShorten = p.length == 0 && shortLength < longLength;  // a length the caller chose is the only one tried
+    if (canShorten && std::max(square ? squareFine.separation : 0.0, along ? e.fine.separation : 0.0) < kSkewFineMinSeparation)
+        square = along = false;
+    // The page smeared along the range's middle has a notch one fine sample wide at the
+    // sample nearest that direction (measured at 0°, the default middle: its segments are the
+    // smear's rows, with no step across the page, and fit the runs the smear joined better
+    // than their neighbours). It holds the valley's centre there: rotations of ±0.05–0.07°
+    // read as 0 on two-column pages. A centre within half a fine step of the middle is that
+    // notch, not a measurement, where the square-smeared page has a valley of its own.
+    if (square && along && std::abs(std::remainder(e.fine.angle - middle, 180.0)) < 0.5 * refineStep) along = false;
     if (square && along) {
-        e.fine.angle = 0.5 * (squareFine.angle + e.fine.angle);
+        // Each weighted by its separation: a bumpy floor (another extreme nearly as deep in
+        // the window) says less about where the valley is than a clean one.
+        const double ws = squareFine.separation, wa = e.fine.separation;
+        e.fine.angle = ws + wa > 0 ? (ws * squareFine.angle + wa * e.fine.angle) / (ws + wa)
+                                   : 0.5 * (squareFine.angle + e.fine.angle);
         e.fine.separation = std::min(squareFine.separation, e.fine.separation);
     } else if (square) {
         e.fine = squareFine;
-    } else if (!along && p.length == 0 && shortLength < longLength) {  // a length the caller chose is the only one tried
+    } else if (!along && canShorten) {
         fineStage(work, shortLength, coarseHalfRange);
     }
     // The answer never leaves the range searched (a page without lines has a flat spectrum

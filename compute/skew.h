@@ -41,11 +41,12 @@ SkewResult skewFromSpectrum(const std::vector<double>& spectrum, const AngleSet&
 // The confidence at or above which a skew estimate is shown as the page's angle; below it the
 // image has no dominant line direction in the range. Calibrated by tests/tasks/prints/
 // test_skew_confidence.cpp, default SkewParams, CPU: of 99 pages with a known skew (the two
-// committed task pages × 16 angles × 3 degradations, and the three page samples), 57 reach
-// 0.75 and 56 of them are right within 0.1° (issue 20's engine; before it 23 of 23); 35 right
-// and 7 wrong ones stay below. None of the 25 prints and textures without a line direction in
-// the range (12 synthetic prints, 8 synthetic textures, the 5 print and texture samples)
-// reaches it.
+// committed task pages × 16 angles × 3 degradations, and the three page samples), 76 reach
+// 0.75 and 75 of them are right within 0.1° (issue 20's engine with the short segment where
+// the long one's fine valleys are not clearly one; before it 57 and 56, and before issue 20
+// 23 of 23); 21 right and 2 wrong ones stay below. None of the 25 prints and textures
+// without a line direction in the range (12 synthetic prints, 8 synthetic textures, the 5
+// print and texture samples) reaches it.
 inline constexpr double kSkewConfidentThreshold = 0.75;
 
 // estimateSkew, in two stages chosen from rendered scores and text pages at 300 dpi
@@ -63,10 +64,14 @@ inline constexpr double kSkewConfidentThreshold = 0.75;
 //      working page, with λ = 3/5 of its width (the window doubles until the valley's walls
 //      lie inside it); the centre between the valley's walls (the midpoints at a quarter,
 //      half and three quarters of its depth) is the estimate: the mean of two such spectra,
-//      one of the ink smeared by a small square (kSkewSquareSmearShare: no direction to pull
-//      towards), one of the page of stage 1, each taken where its valley lies within half a
-//      coarse step of the coarse angle (both, within two steps, where they agree within
-//      kSkewFineAgreement); where neither, a segment of kSkewCoarseLengthShare of the width.
+//      each weighted by its separation, one of the ink smeared by a small square
+//      (kSkewSquareSmearShare: no direction to pull towards), one of the page of stage 1, each
+//      taken where its valley lies within half a coarse step of the coarse angle (both, within
+//      two steps, where they agree within kSkewFineAgreement; the second not where its centre
+//      lies within half a fine step of the range's middle, the smear's own direction, which
+//      holds it there); where neither, or where neither valley reaches a separation of
+//      kSkewFineMinSeparation (lines shorter than the segment), a segment of
+//      kSkewCoarseLengthShare of the width.
 // Long segments resolve small angles: a segment of λ pixels leaves a line of thickness t
 // within ±t/λ radians, and line paths quantize sub-pixel offsets, which biases short
 // segments towards 0°. The lines of a page run across most of it, so λ is a share of it.
@@ -76,6 +81,7 @@ inline constexpr int kSkewWorkingWidth = 1200;
 inline constexpr double kSkewCoarseLengthShare = 0.3;
 inline constexpr double kSkewSquareSmearShare = 0.004;  // the fine stage's square smear (5 px at 1240)
 inline constexpr double kSkewFineAgreement = 0.2;       // degrees: the fine stage's two estimates agree
+inline constexpr double kSkewFineMinSeparation = 0.5;   // the long segment's clearer fine valley, or the short one decides
 
 struct SkewParams {
     int length = 0;              // the fine stage's λ on the working page; 0 = 3/5 of its width
