@@ -18,10 +18,6 @@ namespace linescope {
 
 namespace {
 
-// ≈ one ridge period of a 500 dpi print (8–11 px) as a Euclidean length: 7, 9, 11 and 13
-// were measured (tests/bench/task-results.md §2); 9 is best on degraded prints, even on good ones.
-constexpr int kDefaultLength = 9;
-
 // Per block: the doubled-angle vector (c, s), its contrast weight and the coherence.
 struct BlockVectors {
     int bx = 0, by = 0, blockSize = 0;
@@ -244,7 +240,7 @@ OrientationField estimateOrientationField(ImageView<const T> image, const Orient
     f.blockSize = p.blockSize;
     f.blocksX = (image.width + p.blockSize - 1) / p.blockSize;
     f.blocksY = (image.height + p.blockSize - 1) / p.blockSize;
-    f.length = p.length > 0 ? p.length : kDefaultLength;
+    f.length = p.length > 0 ? p.length : kDefaultOrientationLength;
     const AngleSet angles = AngleSet::overHalfTurn(p.angleCount);
     BlockVectors acc(f.blocksX, f.blocksY, p.blockSize);
     double unitsPerGrey = 1;  // the smoothed image's units per grey level of the input

@@ -24,10 +24,15 @@ enum class OrientationMethod {
     PixelArg,
 };
 
+// λ when none is given: ≈ one ridge period of a 500 dpi print (8–11 px) as a Euclidean
+// length; 7, 9, 11 and 13 were measured (tests/bench/task-results.md §2), 9 is best on
+// degraded prints, even on good ones.
+inline constexpr int kDefaultOrientationLength = 9;
+
 struct OrientationFieldParams {
     OrientationMethod method = OrientationMethod::BlockSpectrum;
     int blockSize = 16;      // pixels a block (square); the field has ceil(W/b) × ceil(H/b) blocks
-    int length = 0;          // λ of the segment; 0 = 9 (≈ one ridge period of a 500 dpi print)
+    int length = 0;          // λ of the segment; 0 = kDefaultOrientationLength
     int angleCount = 24;     // sweep angles over 180° (0, 180/n, …)
     double smoothing = 0.6;  // σ of the Gaussian over blocks applied to (cos 2θ, sin 2θ); 0 = none
     LineKind kind = LineKind::Paths;  // the digital line of every opening and closing (line_kind.h)

@@ -254,7 +254,7 @@ void FieldWorkbenchPanel::showParameters() {
     const session::FieldParams& p = session_->parameters().field;
     const QSignalBlocker b1(block_), b2(length_), b3(smoothing_), b4(singularSmoothing_), b5(tensorWindow_);
     block_->setValue(p.field.blockSize);
-    length_->setValue(p.field.length > 0 ? p.field.length : 15);
+    length_->setValue(p.field.length > 0 ? p.field.length : kDefaultOrientationLength);
     smoothing_->setValue(p.field.smoothing);
     singularSmoothing_->setValue(p.singular.smoothing);
     tensorWindow_->setValue(p.tensor ? p.tensor->windowSigma : analysis::StructureTensorParams{}.windowSigma);

@@ -17,8 +17,10 @@ GPU arrays (CuPy, PyTorch and anything else with ``__dlpack__`` or
 their images as ``DeviceArray``, which ``torch.from_dlpack`` and ``cupy.asarray`` read in
 place too (``.get()`` copies one to NumPy); results are complete when returned::
 
-    t = torch.from_dlpack(linescope.open(torch_tensor_on_gpu, angle=30, length=15)) Every function releases the GIL while the engine computes
-and may be called from several threads at once.
+    t = torch.from_dlpack(linescope.open(torch_tensor_on_gpu, angle=30, length=15))
+
+Every function releases the GIL while the engine computes and may be called from several
+threads at once.
 
 Bad input raises ``TypeError`` (a pixel type LineScope does not take, a parameter of the
 wrong type) or ``ValueError`` (the shape, NaN pixels, an out-of-range parameter) with the

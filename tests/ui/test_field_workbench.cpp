@@ -182,7 +182,7 @@ private slots:
         QCOMPARE(img.size(), QSize(session::widthOf(*s->request.image), session::heightOf(*s->request.image)));
         QVERIFY(QDir(dir.path()).entryList(QDir::Files).size() == 4);  // no temporary file left
         panel().blockSlider()->setValue(16);
-        panel().lengthSlider()->setValue(15);
+        panel().lengthSlider()->setValue(kDefaultOrientationLength);
         panel().smoothingBox()->setValue(1.0);
     }
 
