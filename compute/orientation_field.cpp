@@ -6,6 +6,9 @@
 
 #include "compute/line_morph.h"
 #include "compute/sweep.h"
+#if LINESCOPE_HAVE_CUDA
+#include "compute/cuda/orientation_blocks.h"
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -57,15 +60,10 @@ int segmentPixels(double angle, int length, bool euclidean) {
 }
 
 template <class T>
-void blockSpectrum(ImageView<const T> image, const AngleSet& angles, int length, bool euclidean, LineKind kind,
-                   const EngineOptions& opt, BlockVectors& acc) {
-    const std::size_t blocks = acc.c.size(), n = static_cast<std::size_t>(angles.count);
+void measureOnHost(ImageView<const T> image, const AngleSet& angles, int length, bool euclidean, LineKind kind,
+                   const EngineOptions& opt, const DoubledAngles& unit, BlockVectors& acc, std::vector<double>& spectra) {
+    const std::size_t n = static_cast<std::size_t>(angles.count);
     const std::size_t pixels = static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height);
-    const DoubledAngles unit(angles);
-    std::vector<double> spectra(blocks * n, 0.0);  // [block][k]: Σ closing − opening
-    // Each pixel's doubled-angle vector −Σ_k (closing_k − opening_k)·(cos 2α_k, sin 2α_k) (the
-    // mean over k drops out: Σ_k of the unit vectors is 0); summed per block it is the block
-    // spectrum's harmonic, and its length per pixel gives the coherence of any window.
     std::vector<float> pc(pixels, 0.0f), ps(pixels, 0.0f);
     Image<T> opened(image.width, image.height), closed(image.width, image.height);
     for (std::size_t k = 0; k < n; ++k) {
@@ -91,6 +89,11 @@ void blockSpectrum(ImageView<const T> image, const AngleSet& angles, int length,
             const std::size_t i = static_cast<std::size_t>(y) * static_cast<std::size_t>(image.width) + static_cast<std::size_t>(x);
             acc.magnitude[acc.blockOf(x, y)] += std::sqrt(static_cast<double>(pc[i]) * pc[i] + static_cast<double>(ps[i]) * ps[i]);
         }
+}
+
+// From the block spectra to each block's doubled-angle vector, contrast and coherence.
+void finishBlocks(std::size_t n, const DoubledAngles& unit, BlockVectors& acc, const std::vector<double>& spectra) {
+    const std::size_t blocks = acc.c.size();
     for (std::size_t b = 0; b < blocks; ++b) {
         const double* B = &spectra[b * n];
         double mean = 0, lo = B[0], hi = B[0];
@@ -112,6 +115,39 @@ void blockSpectrum(ImageView<const T> image, const AngleSet& angles, int length,
         acc.weight[b] = hi - lo;  // Σ over the block; divided by its pixels later
         acc.coherence[b] = deviation > 0 ? std::hypot(c, s) / deviation : 0.0;
     }
+}
+
+template <class T>
+void blockSpectrum(ImageView<const T> image, const AngleSet& angles, int length, bool euclidean, LineKind kind,
+                   const EngineOptions& opt, BlockVectors& acc) {
+    const std::size_t blocks = acc.c.size(), n = static_cast<std::size_t>(angles.count);
+    const DoubledAngles unit(angles);
+    std::vector<double> spectra(blocks * n, 0.0);  // [block][k]: Σ closing − opening
+    // Each pixel's doubled-angle vector −Σ_k (closing_k − opening_k)·(cos 2α_k, sin 2α_k) (the
+    // mean over k drops out: Σ_k of the unit vectors is 0); summed per block it is the block
+    // spectrum's harmonic, and its length per pixel gives the coherence of any window.
+    bool measured = false;
+#if LINESCOPE_HAVE_CUDA
+    if constexpr (std::is_integral_v<T>) {
+        if (resolveBackend(opt.backend) == Backend::Cuda) {  // the same numbers, bit for bit (orientation_blocks.h)
+            cuda::BlockSpectrumInput in;
+            in.blockSize = acc.blockSize;
+            in.algorithm = opt.algorithm;
+            for (std::size_t k = 0; k < n; ++k) {
+                const double angle = angles.angle(static_cast<int>(k));
+                in.lines.push_back(LineParams{angle, segmentPixels(angle, length, euclidean), kind});
+                in.cos2.push_back(static_cast<float>(unit.cos[k]));
+                in.sin2.push_back(static_cast<float>(unit.sin[k]));
+            }
+            cuda::BlockSpectrumOutput out = cuda::blockSpectrumDevice<T>(image, in);
+            spectra = std::move(out.spectra);
+            acc.magnitude = std::move(out.magnitude);
+            measured = true;
+        }
+    }
+#endif
+    if (!measured) measureOnHost(image, angles, length, euclidean, kind, opt, unit, acc, spectra);
+    finishBlocks(n, unit, acc, spectra);
 }
 
 template <class T>
