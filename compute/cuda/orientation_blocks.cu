@@ -1,10 +1,14 @@
 #include "compute/cuda/orientation_blocks.h"
 
 #include "compute/cuda/cuda_check.h"
+#include "compute/cuda/cuda_line_api.h"
+#include "compute/cuda/kernel_line_morph.h"
 #include "compute/cuda/resident.h"
+#include "compute/line_kernel.h"
 
 #include <cub/block/block_reduce.cuh>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -92,14 +96,42 @@ BlockSpectrumOutput blockSpectrumDevice(ImageView<const T> image, const BlockSpe
     const PoolArray pc(pixels * sizeof(float), s), ps(pixels * sizeof(float), s);
     const PoolArray spectra(static_cast<std::size_t>(blocks) * static_cast<std::size_t>(n) * sizeof(std::int64_t), s);
     const PoolArray magnitude(static_cast<std::size_t>(blocks) * sizeof(double), s);
-    for (int k = 0; k < n; ++k) {
-        const auto opened = lineMorphResident(MorphOp::Open, *src, in.lines[static_cast<std::size_t>(k)], in.algorithm, ctx);
-        const auto closed = lineMorphResident(MorphOp::Close, *src, in.lines[static_cast<std::size_t>(k)], in.algorithm, ctx);
-        foldAngle<T><<<blocks, kThreads, 0, s>>>(std::as_const(*opened).template view<T>(), std::as_const(*closed).template view<T>(), in.cos2[static_cast<std::size_t>(k)],
+    const auto fold = [&](int k, const ResidentImage& opened, const ResidentImage& closed) {
+        foldAngle<T><<<blocks, kThreads, 0, s>>>(opened.view<T>(), closed.view<T>(), in.cos2[static_cast<std::size_t>(k)],
                                                  in.sin2[static_cast<std::size_t>(k)], pc.as<float>(), ps.as<float>(),
                                                  spectra.as<std::int64_t>(), k, n, in.blockSize, blocksX);
         LS_CUDA_CHECK_LAUNCH("foldAngle");
-    }  // the planes go back to the pool on the stream, after the fold that reads them
+    };
+    const int W = image.width, H = image.height;
+    const std::size_t plane = devicePitch(W, sizeof(T)) * static_cast<std::size_t>(H);
+    std::size_t working = 0;  // the line operators' own buffers (transposes, working arrays)
+    for (const LineParams& lp : in.lines)
+        if (lp.kind == LineKind::Paths)
+            working = std::max(working, lineMorphDeviceBytes<T>(MorphOp::Open, lineFamily(lp.angle, W, H),
+                                                                segmentOf(lp.length), in.algorithm, ctx));
+    if (3 * plane + working <= ctx.availableDeviceMemory(false)) {
+        // Every angle into the same two planes, queued without a wait: one synchronisation in all.
+        ResidentImage opened(pixelTypeOf<T>(), W, H, ctx), closed(pixelTypeOf<T>(), W, H, ctx),
+            mid(pixelTypeOf<T>(), W, H, ctx);
+        const DeviceImageView<const T> source = std::as_const(*src).template view<T>();
+        for (int k = 0; k < n; ++k) {
+            const LineParams& lp = in.lines[static_cast<std::size_t>(k)];
+            for (const MorphOp op : {MorphOp::Open, MorphOp::Close}) {
+                const DeviceImageView<T> out = (op == MorphOp::Open ? opened : closed).template view<T>();
+                if (lp.kind == LineKind::Paths)
+                    lineMorphDevice<T>(op, source, out, lineFamily(lp.angle, W, H), segmentOf(lp.length), in.algorithm, ctx);
+                else
+                    kernelLineMorphDevice<T>(op, source, out, mid.view<T>(), lineKernel(lp.kind, lp.angle, lp.length), ctx);
+            }
+            fold(k, opened, closed);
+        }
+    } else {  // too large for the planes at once: the resident operators, in zones
+        for (int k = 0; k < n; ++k) {
+            const LineParams& lp = in.lines[static_cast<std::size_t>(k)];
+            fold(k, *lineMorphResident(MorphOp::Open, *src, lp, in.algorithm, ctx),
+                 *lineMorphResident(MorphOp::Close, *src, lp, in.algorithm, ctx));
+        }  // each angle's planes go back to the pool on the stream, after the fold that reads them
+    }
     blockMagnitudes<<<(blocks + 127) / 128, 128, 0, s>>>(pc.as<float>(), ps.as<float>(), image.width, image.height,
                                                          in.blockSize, blocksX, blocks, magnitude.as<double>());
     LS_CUDA_CHECK_LAUNCH("blockMagnitudes");
