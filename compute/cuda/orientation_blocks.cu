@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 #include <utility>
 
@@ -105,14 +106,16 @@ BlockSpectrumOutput blockSpectrumDevice(ImageView<const T> image, const BlockSpe
     const int W = image.width, H = image.height;
     const std::size_t plane = devicePitch(W, sizeof(T)) * static_cast<std::size_t>(H);
     std::size_t working = 0;  // the line operators' own buffers (transposes, working arrays)
+    bool kinds = false;       // segment or periodic lines: their two stages need a middle plane
     for (const LineParams& lp : in.lines)
-        if (lp.kind == LineKind::Paths)
+        if (lp.kind != LineKind::Paths) kinds = true;
+        else
             working = std::max(working, lineMorphDeviceBytes<T>(MorphOp::Open, lineFamily(lp.angle, W, H),
                                                                 segmentOf(lp.length), in.algorithm, ctx));
-    if (3 * plane + working <= ctx.availableDeviceMemory(false)) {
+    if ((kinds ? 3 : 2) * plane + working <= ctx.availableDeviceMemory(false)) {
         // Every angle into the same two planes, queued without a wait: one synchronisation in all.
-        ResidentImage opened(pixelTypeOf<T>(), W, H, ctx), closed(pixelTypeOf<T>(), W, H, ctx),
-            mid(pixelTypeOf<T>(), W, H, ctx);
+        ResidentImage opened(pixelTypeOf<T>(), W, H, ctx), closed(pixelTypeOf<T>(), W, H, ctx);
+        const std::unique_ptr<ResidentImage> mid = kinds ? std::make_unique<ResidentImage>(pixelTypeOf<T>(), W, H, ctx) : nullptr;
         const DeviceImageView<const T> source = std::as_const(*src).template view<T>();
         for (int k = 0; k < n; ++k) {
             const LineParams& lp = in.lines[static_cast<std::size_t>(k)];
@@ -121,7 +124,7 @@ BlockSpectrumOutput blockSpectrumDevice(ImageView<const T> image, const BlockSpe
                 if (lp.kind == LineKind::Paths)
                     lineMorphDevice<T>(op, source, out, lineFamily(lp.angle, W, H), segmentOf(lp.length), in.algorithm, ctx);
                 else
-                    kernelLineMorphDevice<T>(op, source, out, mid.view<T>(), lineKernel(lp.kind, lp.angle, lp.length), ctx);
+                    kernelLineMorphDevice<T>(op, source, out, mid->template view<T>(), lineKernel(lp.kind, lp.angle, lp.length), ctx);
             }
             fold(k, opened, closed);
         }
