@@ -653,8 +653,9 @@ void MainWindow::updateSweepProgress() {
 }
 
 void MainWindow::exportView() {
-    const io::ExportRecipe recipe = recipeOfView(session_->viewOptions().view, viewport_->snapshot().get(),
-                                                 viewport_->sweepSnapshot().get(), currentFile_);
+    const io::ExportRecipe recipe = lessonMode_ ? lessonRecipe()
+                                                : recipeOfView(session_->viewOptions().view, viewport_->snapshot().get(),
+                                                               viewport_->sweepSnapshot().get(), currentFile_);
     const QString suggested = QString::fromStdString(
         io::exportBaseName(QFileInfo(currentFile_).completeBaseName().toStdString(), recipe));
     const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), suggested + QStringLiteral(".png"),
@@ -667,6 +668,12 @@ void MainWindow::exportView() {
 
 bool MainWindow::writeView(const QString& path, QString* error) const {
     try {
+        if (lessonMode_) {
+            const cv::Mat canvas = lessonCanvasMat();
+            io::requireWritable(path.toStdString(), canvas.depth(), canvas.channels());
+            io::writeImage(path.toStdString(), canvas, lessonRecipe());
+            return true;
+        }
         const Plane v = session_->viewOptions().view;
         cv::Mat out;
         if (!session::isSweepPlane(v)) {

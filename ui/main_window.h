@@ -14,6 +14,7 @@
 // on a worker thread).
 #pragma once
 
+#include "app/io/export_recipe.h"
 #include "app/session/plane.h"
 #include "app/session/session.h"
 #include "ui/task_recipes.h"
@@ -147,8 +148,13 @@ public:
     QMessageBox* errorDialog() const;
     QStringList recentFiles() const { return recent_; }
     // Writes the shown view's data (not the screen): grey views in their own pixel type,
-    // the orientation map as 8-bit RGB. False with `error` set on failure.
+    // the orientation map as 8-bit RGB; in lesson mode the lesson's canvas as shown (panes,
+    // captions, the pinned segment). False with `error` set on failure.
     bool writeView(const QString& path, QString* error) const;
+    // The lesson's data at the pinned pixel (lesson_export.h), written atomically: false with
+    // `error` set when there is no lesson with a pin on screen or the file cannot be written.
+    enum class LessonData { Json, ProfileCsv, ResponseCsv };
+    bool writeLessonData(const QString& path, LessonData what, QString* error) const;
 
     // The size a window opens at without saved settings: 1440×900, or 90 % of the screen's
     // available area where that is smaller (a 1280×800 screen gets 1152×720).
@@ -212,6 +218,9 @@ private:
     bool isLive(session::RequestKind kind) const;
     void exportSpectrum(bool png);
     void exportContours(bool svg);
+    void exportLessonData(LessonData what);  // main_window_lesson.cpp
+    cv::Mat lessonCanvasMat() const;         // the canvas as 8-bit BGR (exports)
+    io::ExportRecipe lessonRecipe() const;   // the shown lesson's operator, angle, λ, line
     void loadSettings();
     void applyDefaultDockSizes();
     void saveSettings() const;

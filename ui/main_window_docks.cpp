@@ -124,6 +124,10 @@ void MainWindow::buildExportMenu(QMenu* file) {
     ex->addSeparator();
     ex->addAction(tr("Contours as &JSON…"), this, [this] { exportContours(false); });
     ex->addAction(tr("Contours as &SVG…"), this, [this] { exportContours(true); });
+    ex->addSeparator();
+    ex->addAction(tr("Lesson as &JSON…"), this, [this] { exportLessonData(LessonData::Json); });
+    ex->addAction(tr("Lesson profile as CS&V…"), this, [this] { exportLessonData(LessonData::ProfileCsv); });
+    ex->addAction(tr("Lesson response as CSV…"), this, [this] { exportLessonData(LessonData::ResponseCsv); });
 }
 
 cv::Mat MainWindow::contourSourceMat() const {

@@ -2,14 +2,23 @@
 // and the toolbar's toggle, and what the mode changes and gives back.
 #include "ui/main_window.h"
 
+#include "app/io/atomic_file.h"
+#include "app/io/image_io.h"
+#include "app/session/lesson_export.h"
 #include "ui/granulometry_panel.h"
 #include "ui/lesson_panel.h"
 #include "ui/lesson_profile_panel.h"
 #include "ui/lesson_response_panel.h"
 #include "ui/viewport_widget.h"
 
+#include <opencv2/imgproc.hpp>
+
 #include <QAction>
+#include <QDir>
 #include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QStatusBar>
 #include <QIcon>
 #include <QPainter>
 #include <QPixmap>
@@ -147,6 +156,69 @@ void MainWindow::setLessonMode(bool on) {
         overlayAction_->setChecked(beforeLesson_.overlay);
     }
     pushViewOptions();  // the session computes the lesson only in this mode
+}
+
+io::ExportRecipe MainWindow::lessonRecipe() const {
+    io::ExportRecipe r;
+    r.source = QFileInfo(currentFile_).fileName().toStdString();
+    r.view = "lesson";
+    if (const auto& lesson = lesson_->view()->scene().lesson; lesson && lesson->stages) {
+        r.op = morphOpName(lesson->stages->op);
+        r.angle = lesson->stages->line.angle;
+        r.length = lesson->stages->line.length;
+        r.lines = lineKindName(lesson->stages->line.kind);
+    }
+    return r;
+}
+
+cv::Mat MainWindow::lessonCanvasMat() const {
+    const auto& lesson = lesson_->view()->scene().lesson;
+    if (!lesson || !lesson->stages) throw io::IoError("there is no lesson on screen yet: open an image");
+    const QImage canvas = lesson_->view()->render().convertToFormat(QImage::Format_RGB888);
+    cv::Mat bgr;
+    cv::cvtColor(cv::Mat(canvas.height(), canvas.width(), CV_8UC3, const_cast<uchar*>(canvas.constBits()),
+                         static_cast<std::size_t>(canvas.bytesPerLine())),
+                 bgr, cv::COLOR_RGB2BGR);  // imwrite wants BGR; cvtColor copies out of the QImage
+    return bgr;
+}
+
+bool MainWindow::writeLessonData(const QString& path, LessonData what, QString* error) const {
+    try {
+        const auto& lesson = lesson_->view()->scene().lesson;
+        if (!lessonMode_ || !lesson || !lesson->stages)
+            throw io::IoError("there is no lesson on screen: turn on Lesson Mode (Ctrl+L) with an image open");
+        const std::string source = QFileInfo(currentFile_).fileName().toStdString();
+        std::string text;
+        switch (what) {
+        case LessonData::Json: {
+            const auto& image = lesson_->view()->scene().original;
+            text = session::lessonJson(*lesson, source, image ? session::widthOf(*image) : 0,
+                                       image ? session::heightOf(*image) : 0);
+            break;
+        }
+        case LessonData::ProfileCsv: text = session::lessonProfileCsv(*lesson, source); break;
+        case LessonData::ResponseCsv: text = session::lessonResponseCsv(*lesson, source); break;
+        }
+        io::writeFileAtomically(path.toStdString(), text);
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+void MainWindow::exportLessonData(LessonData what) {
+    const io::ExportRecipe recipe = lessonRecipe();
+    const std::string suffix = what == LessonData::Json ? "" : what == LessonData::ProfileCsv ? "-profile" : "-response";
+    const QString suggested =
+        QString::fromStdString(io::exportBaseName(QFileInfo(currentFile_).completeBaseName().toStdString(), recipe) +
+                               suffix + (what == LessonData::Json ? ".json" : ".csv"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the lesson"), suggested,
+                                                      what == LessonData::Json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!writeLessonData(path, what, &error)) showError(tr("Cannot export the lesson"), error);
+    else statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
 }
 
 }  // namespace linescope::ui

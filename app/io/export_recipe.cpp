@@ -59,7 +59,10 @@ std::string exportBaseName(const std::string& stem, const ExportRecipe& r) {
     if (r.angle) {
         char angle[48];
         std::snprintf(angle, sizeof angle, "-%.1fdeg", *r.angle);
-        return stem + "-" + r.op + angle + length;
+        // A single operator's view is its result; the lesson's canvas says it is one.
+        std::string name = stem;
+        if (!r.view.empty() && r.view != "result") name.append("-").append(r.view);
+        return name.append("-").append(r.op).append(angle).append(length);
     }
     const std::string view = r.view.empty() ? std::string() : "-" + r.view;
     const std::string count = r.angles.empty() ? std::string() : "-" + std::to_string(AngleSet::parse(r.angles).count) + "angles";

@@ -27,8 +27,8 @@ std::string angleSetText(const AngleSet& angles);
 
 // The name an export proposes, without extension, from the image's name without its
 // extension (`stem`) and the recipe: "IMAGE-open-30.0deg-L41" for one operator (angle to one
-// decimal), "IMAGE-orientation-open-L41-180angles" for a sweep's view, "IMAGE-original" for
-// the image itself (no operator).
+// decimal; "IMAGE-lesson-open-30.0deg-L41" for the lesson's canvas), "IMAGE-orientation-open-
+// L41-180angles" for a sweep's view, "IMAGE-original" for the image itself (no operator).
 std::string exportBaseName(const std::string& stem, const ExportRecipe& recipe);
 
 // The version this build carries ("unknown" when the build did not say).

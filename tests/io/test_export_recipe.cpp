@@ -123,6 +123,11 @@ private slots:
         r.angle = -17.25;
         r.op = "close";
         QCOMPARE(io::exportBaseName("page 1", r), std::string("page 1-close--17.2deg-L41"));
+        r.view = "lesson";  // the lesson's canvas says so
+        r.angle = 30.0;
+        r.length = 9;
+        QCOMPARE(io::exportBaseName("IMAGE", r), std::string("IMAGE-lesson-close-30.0deg-L9"));
+        r.length = 41;
         r.angle.reset();
         r.op = "open";
         r.view = "orientation";

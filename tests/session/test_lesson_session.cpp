@@ -4,8 +4,10 @@
 // and values and its extreme is the stage's output there; the profile holds the images'
 // pixels along the line path; the response is lineMorph at that pixel for the sweep's angles,
 // with the sweep's supremum and orientation. A pin drag is one computation of its newest pixel
-// and reuses the stages. The engine thread is held by a gate, never timed.
+// and reuses the stages. The exports (JSON, the profile's and the response's CSV) hold the
+// lesson's numbers exactly. The engine thread is held by a gate, never timed.
 #include "app/session/lesson.h"
+#include "app/session/lesson_export.h"
 #include "app/session/session.h"
 #include "tests/support/cpu_session.h"
 #include "compute/line_morph_at.h"
@@ -13,6 +15,10 @@
 #include "tests/support/random_images.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStringList>
 #include <QTest>
 
 #include <atomic>
@@ -121,6 +127,108 @@ void checkLesson(const Snapshot& s, const Image<T>& f, const AngleSet& angles) {
     }
 }
 
+// The data rows of a CSV (the lines after the "# …" comments and the column names), split.
+std::vector<QStringList> csvRows(const std::string& text, QString* columns) {
+    std::vector<QStringList> rows;
+    bool named = false;
+    for (const QString& line : QString::fromStdString(text).split('\n', Qt::SkipEmptyParts)) {
+        if (line.startsWith('#')) continue;
+        if (!named) {
+            *columns = line;
+            named = true;
+            continue;
+        }
+        rows.push_back(line.split(','));
+    }
+    return rows;
+}
+
+// The JSON, profile CSV and response CSV of a lesson with a pin hold its numbers exactly.
+void checkExports(const LessonOutput& lesson, int width, int height) {
+    const LessonPin& pin = *lesson.pin;
+    const LessonStages& st = *lesson.stages;
+    const QString second = st.op == MorphOp::Close ? "closing" : "opening";
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(lessonJson(lesson, "f.png", width, height)), &error);
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    const QJsonObject o = doc.object();
+    QCOMPARE(o["source"].toString(), QString("f.png"));
+    QCOMPARE(o["operator"].toString(), QString(morphOpName(st.op)));
+    QCOMPARE(o["angle"].toDouble(), st.line.angle);
+    QCOMPARE(o["length"].toInt(), st.line.length);
+    QCOMPARE(o["line"].toString(), QString(lineKindName(st.line.kind)));
+    QCOMPARE(o["width"].toInt(), width);
+    const QJsonObject jp = o["pin"].toObject();
+    QCOMPARE(jp["x"].toInt(), pin.pixel.x);
+    QCOMPARE(jp["y"].toInt(), pin.pixel.y);
+    const auto checkWindow = [](const QJsonObject& jw, const LessonWindow& w) {
+        QCOMPARE(jw["rule"].toString(), QString(w.minimum ? "min" : "max"));
+        QCOMPARE(jw["output"].toDouble(), w.output);
+        QCOMPARE(jw["extreme"].toInt(), w.extreme);
+        const QJsonArray px = jw["pixels"].toArray();
+        QCOMPARE(static_cast<std::size_t>(px.size()), w.pixels.size());
+        for (std::size_t i = 0; i < w.pixels.size(); ++i) {
+            const QJsonObject q = px[static_cast<int>(i)].toObject();
+            QCOMPARE(q["x"].toInt(), w.pixels[i].x);
+            QCOMPARE(q["y"].toInt(), w.pixels[i].y);
+            QCOMPARE(q["k"].toInt(), w.pixels[i].k);
+            QCOMPARE(q["value"].toDouble(), w.pixels[i].value);
+        }
+    };
+    checkWindow(jp["first"].toObject(), pin.first);
+    checkWindow(jp["second"].toObject(), pin.second);
+    const QJsonObject pr = jp["profile"].toObject();
+    QCOMPARE(pr["pin_index"].toInt(), pin.profile.index);
+    const auto sameArray = [](const QJsonValue& v, const std::vector<double>& want) {
+        const QJsonArray a = v.toArray();
+        if (static_cast<std::size_t>(a.size()) != want.size()) return false;
+        for (std::size_t i = 0; i < want.size(); ++i)
+            if (a[static_cast<int>(i)].toDouble() != want[i]) return false;
+        return true;
+    };
+    QVERIFY(sameArray(pr["f"], pin.profile.f));
+    QVERIFY(sameArray(pr["erosion"], pin.profile.erosion));
+    QVERIFY(sameArray(pr["dilation"], pin.profile.dilation));
+    QVERIFY(sameArray(pr[second], pin.profile.second));
+    const QJsonObject r = jp["response"].toObject();
+    QVERIFY(sameArray(r["values"], pin.response.values));
+    QCOMPARE(r["best_index"].toInt(), pin.response.best);
+    QCOMPARE(r["best_angle"].toDouble(), pin.response.angles.angle(pin.response.best));
+
+    // The profile CSV: a row a path pixel, position 0 at the pin, the first window marked.
+    QString columns;
+    const auto rows = csvRows(lessonProfileCsv(lesson, "f.png"), &columns);
+    QCOMPARE(columns, "position,x,y,f,erosion,dilation," + second + ",in_first_window");
+    QCOMPARE(rows.size(), pin.profile.path.size());
+    std::size_t marked = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const QStringList& c = rows[i];
+        QCOMPARE(c.size(), 8);
+        QCOMPARE(c[0].toLongLong(), static_cast<long long>(i) - pin.profile.index);
+        QCOMPARE(c[1].toInt(), pin.profile.path[i].x);
+        QCOMPARE(c[2].toInt(), pin.profile.path[i].y);
+        QCOMPARE(c[3].toDouble(), pin.profile.f[i]);
+        QCOMPARE(c[4].toDouble(), pin.profile.erosion[i]);
+        QCOMPARE(c[5].toDouble(), pin.profile.dilation[i]);
+        QCOMPARE(c[6].toDouble(), pin.profile.second[i]);
+        if (c[7] == "1") ++marked;
+        if (c[0] == "0") QCOMPARE((PixelAt{c[1].toInt(), c[2].toInt()}), pin.pixel);
+    }
+    // Line paths: the first stage's window lies on the path, every pixel of it.
+    if (st.line.kind == LineKind::Paths) QCOMPARE(marked, pin.first.pixels.size());
+
+    // The response CSV: a row an angle, one best.
+    const auto resp = csvRows(lessonResponseCsv(lesson, "f.png"), &columns);
+    QCOMPARE(columns, "angle," + second + ",best");
+    QCOMPARE(static_cast<int>(resp.size()), pin.response.angles.count);
+    for (int k = 0; k < pin.response.angles.count; ++k) {
+        const QStringList& c = resp[static_cast<std::size_t>(k)];
+        QCOMPARE(c[0].toDouble(), pin.response.angles.angle(k));
+        QCOMPARE(c[1].toDouble(), pin.response.values[static_cast<std::size_t>(k)]);
+        QCOMPARE(c[2], QString(k == pin.response.best ? "1" : "0"));
+    }
+}
+
 }  // namespace
 
 class TestLessonSession : public QObject {
@@ -184,6 +292,45 @@ private slots:
         const SnapshotPtr s = awaitCurrent(session);
         QVERIFY(s);
         checkLesson<float>(*s, g, angles);
+    }
+
+    // What a teacher exports holds the lesson's numbers: openings and closings, integers and
+    // floats (shortest round-trip text), a segment's window off the path; no pin, no CSV.
+    void exportsHoldTheLessonsNumbers() {
+        Session session(cpuOptions());
+        session.setAngleSet(AngleSet::overHalfTurn(36));
+        session.setImage(test::randomImage<std::uint8_t>(45, 33, 4, test::ImageKind::Blocky));
+        lessonMode(session, true);
+        SnapshotPtr s = awaitCurrent(session);
+        QVERIFY(s && s->ok() && !s->lesson->pin);
+        QVERIFY(QString::fromStdString(lessonJson(*s->lesson, "", 45, 33)).contains("\"pin\": null"));
+        QVERIFY_THROWS_EXCEPTION(Error, lessonProfileCsv(*s->lesson, ""));
+        QVERIFY_THROWS_EXCEPTION(Error, lessonResponseCsv(*s->lesson, ""));
+        const struct {
+            MorphOp op;
+            LineKind kind;
+            double angle;
+            int length;
+            PixelAt pin;
+        } cases[] = {{MorphOp::Open, LineKind::Paths, 30, 7, {20, 15}},
+                     {MorphOp::Close, LineKind::Paths, 112.5, 8, {44, 0}},
+                     {MorphOp::Open, LineKind::Segment, 17, 6, {10, 10}}};
+        for (const auto& c : cases) {
+            session.setOp(c.op);
+            session.setLineKind(c.kind);
+            session.setAngle(c.angle);
+            session.setLength(c.length);
+            session.setLessonPin(c.pin);
+            s = awaitCurrent(session);
+            QVERIFY(s && s->ok() && s->lesson->pin);
+            checkExports(*s->lesson, 45, 33);
+            if (QTest::currentTestFailed()) return;
+        }
+        session.setImage(test::finiteFloatImage(31, 27, 8, test::ImageKind::Noise));
+        session.setLessonPin(PixelAt{5, 26});
+        s = awaitCurrent(session);
+        QVERIFY(s && s->ok() && s->lesson->pin);
+        checkExports(*s->lesson, 31, 27);
     }
 
     // A pin dragged while the engine is busy: one computation, of the newest pixel, with the

@@ -4,7 +4,8 @@
 // the later panes; the difference mode colours the sign of stage − f; a click pins a pixel
 // and a drag moves it, the segment drawn is line_geometry's pixels; the profile dock plots the
 // images' pixels along the path and the response dock marks the sweep's supremum and
-// orientation at the pin.
+// orientation at the pin; Export View writes the canvas with the pinned segment and its recipe,
+// the lesson's data files hold the pin's numbers, and neither is written outside the mode.
 #include "app/session/lesson.h"
 #include "compute/line_morph.h"
 #include "compute/line_window.h"
@@ -14,7 +15,13 @@
 #include "ui/lesson_profile_panel.h"
 #include "ui/lesson_response_panel.h"
 
+#include <opencv2/imgcodecs.hpp>
+
 #include <QCheckBox>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineSeries>
@@ -257,6 +264,57 @@ private slots:
         QCOMPARE(best->x(), sw.orientation(moved.x, moved.y));
         QCOMPARE(best->y(), static_cast<double>(sw.sup.at(moved.x, moved.y)));
         QCOMPARE(window_->lessonResponse()->responseSeries()->count(), angles.count);
+    }
+
+    // What a teacher takes away: the canvas as shown (its pinned segment included) with the
+    // recipe inside, and the pin's numbers as JSON; outside lesson mode no lesson file, and a
+    // failed write leaves the old file whole.
+    void exportsTheCanvasAndThePinsData() {
+        window_->setLessonMode(true);
+        session().setLessonPin(PixelAt{200, 180});
+        QVERIFY(awaitLesson());
+        window_->lessonPanel()->view()->zoomOnPin(LessonPanel::kPixelsZoom);
+        QTemporaryDir dir;
+        const QString png = dir.filePath("lesson.png");
+        QString error;
+        QVERIFY2(window_->writeView(png, &error), qPrintable(error));
+        const QImage canvas = view().render().convertToFormat(QImage::Format_RGB888);
+        const cv::Mat back = cv::imread(png.toStdString(), cv::IMREAD_UNCHANGED);
+        QCOMPARE(back.type(), CV_8UC3);
+        QCOMPARE(back.cols, canvas.width());
+        QCOMPARE(back.rows, canvas.height());
+        for (int y = 0; y < back.rows; ++y)
+            for (int x = 0; x < back.cols; ++x) {
+                const cv::Vec3b bgr = back.at<cv::Vec3b>(y, x);
+                const QRgb want = canvas.pixel(x, y);
+                if (bgr[2] != qRed(want) || bgr[1] != qGreen(want) || bgr[0] != qBlue(want))
+                    QFAIL(qPrintable(QString("canvas pixel (%1, %2) differs").arg(x).arg(y)));
+            }
+        QFile written(png);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray bytes = written.readAll();
+        QVERIFY2(bytes.contains("op=open\nangle=30\nlength=9\nlines=paths\nview=lesson\nsource=oriented_texture.png"),
+                 bytes.right(300).constData());
+
+        const QString json = dir.filePath("lesson.json");
+        QVERIFY2(window_->writeLessonData(json, MainWindow::LessonData::Json, &error), qPrintable(error));
+        QFile jf(json);
+        QVERIFY(jf.open(QIODevice::ReadOnly));
+        const QJsonObject o = QJsonDocument::fromJson(jf.readAll()).object();
+        QCOMPARE(o["pin"].toObject()["x"].toInt(), 200);
+        QCOMPARE(o["pin"].toObject()["first"].toObject()["output"].toDouble(),
+                 static_cast<double>(lineMorph<std::uint8_t>(MorphOp::Erode, loadSample(session()).cview(),
+                                                             LineParams{30, 9, LineKind::Paths}).at(200, 180)));
+        QVERIFY(window_->writeLessonData(dir.filePath("profile.csv"), MainWindow::LessonData::ProfileCsv, &error));
+        QVERIFY(window_->writeLessonData(dir.filePath("response.csv"), MainWindow::LessonData::ResponseCsv, &error));
+        // A folder that does not exist: an error, and the JSON written before is untouched.
+        QVERIFY(!window_->writeLessonData(dir.filePath("missing/x.json"), MainWindow::LessonData::Json, &error));
+        QVERIFY(error.contains("missing"));
+
+        window_->setLessonMode(false);
+        QVERIFY(!window_->writeLessonData(dir.filePath("after.json"), MainWindow::LessonData::Json, &error));
+        QVERIFY2(error.contains("Lesson Mode"), qPrintable(error));
+        QVERIFY(!QFile::exists(dir.filePath("after.json")));
     }
 };
 
