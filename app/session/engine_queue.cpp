@@ -420,10 +420,16 @@ void EngineQueue::compute(const Job& job, Backend backend, Snapshot& out) {
                         finder_->find(bin.cview(), p.mode, p.approx, *contours, &out.timings.contours);
                         out.contours = std::move(contours);
                     } else if constexpr (std::is_same_v<P, LessonParams>) {
-                        // Host images (in GPU mode too: ResidentEngine leaves lessons to this
-                        // path, whose lineMorph runs the stages on the CUDA backend).
+                        // Host images, which the lesson reads pixel by pixel; in GPU mode the
+                        // stages are computed on the device from the resident source.
                         const SnapshotPtr previous = latest(RequestKind::Lesson);
-                        out.lesson = std::make_shared<const LessonOutput>(computeLesson(job.request, opt, previous.get()));
+                        LessonStagesFn onDevice;
+#if defined(LINESCOPE_HAVE_CUDA)
+                        if (resident_ && deviceResident_.load() && backend == Backend::Cuda)
+                            onDevice = [&](const Request& r) { return resident_->lessonStages(r, opt); };
+#endif
+                        out.lesson = std::make_shared<const LessonOutput>(
+                            computeLesson(job.request, opt, previous.get(), onDevice));
                     } else if constexpr (std::is_same_v<P, FieldParams>) {
                         // Host images (in GPU mode too: ResidentEngine leaves fields to this path).
                         out.field = std::make_shared<const FieldOutput>(computeField(job.request, opt));

@@ -99,7 +99,8 @@ bool sameAngles(const AngleSet& a, const AngleSet& b) {
 
 }  // namespace
 
-LessonOutput computeLesson(const Request& request, const EngineOptions& options, const Snapshot* previous) {
+LessonOutput computeLesson(const Request& request, const EngineOptions& options, const Snapshot* previous,
+                           const LessonStagesFn& stages) {
     const LessonParams& p = std::get<LessonParams>(request.params);
     if (p.op != MorphOp::Open && p.op != MorphOp::Close) throw Error("a lesson shows an opening or a closing");
     const AnyImage& image = *request.image;
@@ -109,7 +110,7 @@ LessonOutput computeLesson(const Request& request, const EngineOptions& options,
     const LessonParams* beforeParams = before ? std::get_if<LessonParams>(&previous->request.params) : nullptr;
     LessonOutput out;
     if (beforeParams && beforeParams->op == p.op && sameLine(beforeParams->line, p.line)) out.stages = before->stages;
-    else out.stages = computeStages(image, p, options);
+    else out.stages = stages ? stages(request) : computeStages(image, p, options);
     if (!p.pin) return out;
     const PixelAt pin = *p.pin;
     if (pin.x < 0 || pin.y < 0 || pin.x >= widthOf(image) || pin.y >= heightOf(image))

@@ -8,6 +8,7 @@
 #include "app/session/snapshot.h"
 #include "compute/line_window.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -77,10 +78,15 @@ constexpr MorphOp lessonOpOf(MorphOp op) {
     return op == MorphOp::Close || op == MorphOp::Dilate ? MorphOp::Close : MorphOp::Open;
 }
 
+// Computes a lesson request's stage images somewhere else (GPU mode: on the device, from the
+// resident source; resident_engine.h). Empty: on the host, through lineMorph.
+using LessonStagesFn = std::function<std::shared_ptr<const LessonStages>(const Request& request)>;
+
 // [engine thread] The lesson of `request` (LessonParams). The stages of `previous` (the last
 // lesson snapshot) are reused when its image, operator and line are the request's, so a pin
 // drag computes only the pin's part; its response too when λ, kind, angles and pin match.
-// Throws Error as lineMorph does.
-LessonOutput computeLesson(const Request& request, const EngineOptions& options, const Snapshot* previous);
+// New stages come from `stages` when it is set. Throws Error as lineMorph does.
+LessonOutput computeLesson(const Request& request, const EngineOptions& options, const Snapshot* previous,
+                           const LessonStagesFn& stages = {});
 
 }  // namespace linescope::session

@@ -97,6 +97,34 @@ bool ResidentEngine::compute(const Request& request, const EngineOptions& option
     return true;
 }
 
+std::shared_ptr<const LessonStages> ResidentEngine::lessonStages(const Request& request, const EngineOptions& options) {
+    const auto& p = std::get<LessonParams>(request.params);
+    cuda::CudaContext& ctx = cuda::CudaContext::get();
+    auto lock = ctx.lock();
+    const cuda::ResidentImage& source = sourceFor(request.image, ctx);
+    const auto eroded = cuda::lineMorphResident(MorphOp::Erode, source, p.line, options.algorithm, ctx);
+    const auto dilated = cuda::lineMorphResident(MorphOp::Dilate, source, p.line, options.algorithm, ctx);
+    // The second stage from the first, as the host's lesson computes it (lesson.cpp).
+    const bool closing = p.op == MorphOp::Close;
+    const auto second = cuda::lineMorphResident(closing ? MorphOp::Erode : MorphOp::Dilate, closing ? *dilated : *eroded,
+                                                p.line, options.algorithm, ctx);
+    auto stages = std::make_shared<LessonStages>();
+    stages->op = p.op;
+    stages->line = p.line;
+    std::visit(
+        [&](const auto& img) {
+            using T = std::remove_cvref_t<decltype(*img.data())>;
+            const auto host = [](const cuda::ResidentImage& d) {
+                return std::make_shared<const AnyImage>(cuda::downloadResident<T>(d));
+            };
+            stages->erosion = host(*eroded);
+            stages->dilation = host(*dilated);
+            stages->second = host(*second);
+        },
+        *request.image);
+    return stages;
+}
+
 }  // namespace linescope::session
 
 #endif  // LINESCOPE_HAVE_CUDA

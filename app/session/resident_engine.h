@@ -6,6 +6,7 @@
 #if defined(LINESCOPE_HAVE_CUDA)
 
 #include "app/session/chunked_sweep.h"
+#include "app/session/lesson.h"
 #include "app/session/snapshot.h"
 #include "compute/cuda/resident.h"
 
@@ -17,8 +18,8 @@ namespace linescope::session {
 class ResidentEngine {
 public:
     // Computes a Result, Sweep or Contours request into `out` (device, spectrum, contours) and
-    // returns true; false for the kinds it does not handle (skew, granulometry, lessons: the host
-    // computes them). Throws Error
+    // returns true; false for the kinds it does not handle (skew, granulometry, fields and
+    // lessons: the host computes them, a lesson's stages through lessonStages). Throws Error
     // (CUDA failures, too little device memory) as the host API does; `step` may throw to stop
     // a sweep between chunks of `sweepChunkAngles` angles. `preview`, if set, is given the
     // sweep so far (its own planes, Snapshot::device, spectrum and preview set) after each
@@ -26,6 +27,12 @@ public:
     using PreviewFn = std::function<void(Snapshot&& preview)>;
     bool compute(const Request& request, const EngineOptions& options, int sweepChunkAngles,
                  const SweepStepFn& step, const PreviewFn& preview, Snapshot& out);
+
+    // The lesson's three stage images (lesson.h) of `request` (LessonParams), computed on the
+    // device from the resident source (uploaded once per image, shared with the results) and
+    // downloaded once each: the lesson's panes, windows and profile read them pixel by pixel.
+    // Equal to the host's stages bit for bit. Throws Error as compute() does.
+    std::shared_ptr<const LessonStages> lessonStages(const Request& request, const EngineOptions& options);
 
     // How often a source image was uploaded (once per image): for tests.
     int uploads() const { return uploads_; }

@@ -4,6 +4,7 @@
 // pixels, the threshold range, the contours traced from the original, the result and the
 // sweep's planes — equals the CPU engine's on the same parameters, bit for bit.
 #include "app/session/device_planes.h"
+#include "app/session/lesson.h"
 #include "app/session/planes.h"
 #include "app/session/session.h"
 #include "compute/cuda/cuda_context.h"
@@ -264,6 +265,53 @@ private slots:
         QVERIFY(seen[0]->isPreview());
         QCOMPARE(seen[0]->preview->anglesDone, 45);
         QCOMPARE(q.stats().stoppedAtPreview, std::uint64_t{1});
+    }
+
+    // The lesson in GPU mode: its stage images are computed on the device from the resident
+    // source, equal to the CPU's bit for bit for openings and closings of every line kind; a
+    // new angle brings the three stages down once each and uploads nothing (before, each of
+    // the three operators uploaded its input: twice the traffic).
+    void lessonStagesOnTheDevice() {
+        const int w = 211, h = 97;
+        const Image<std::uint16_t> img = sourceImage<std::uint16_t>(w, h, 77);
+        session_->setImage(AnyImage(Image<std::uint16_t>::copyOf(img.cview())));
+        ViewOptions lessonOnly;  // the result (on the device, nothing comes down) and the lesson
+        lessonOnly.lesson = true;
+        session_->setViewOptions(lessonOnly);
+        session_->setLessonPin(PixelAt{100, 50});
+        session_->setLength(13);
+        EngineOptions cpu;
+        cpu.backend = Backend::Cpu;
+        const std::uint64_t stageBytes = std::uint64_t{w} * h * sizeof(std::uint16_t);
+        struct Case {
+            MorphOp op;
+            LineKind kind;
+            double angle;
+        };
+        for (const Case c : {Case{MorphOp::Close, LineKind::Paths, 20}, Case{MorphOp::Open, LineKind::Paths, 33.5},
+                             Case{MorphOp::Open, LineKind::Segment, 71}, Case{MorphOp::Close, LineKind::Periodic, 120.5}}) {
+            session_->setOp(c.op);
+            session_->setLineKind(c.kind);
+            settle(RequestKind::Lesson);
+            const auto traffic = cuda::CudaContext::hostTraffic();
+            session_->setAngle(c.angle);
+            const SnapshotPtr s = settle(RequestKind::Lesson);
+            const auto moved = cuda::CudaContext::hostTraffic() - traffic;
+            QVERIFY(s && s->ok() && s->lesson && s->lesson->pin);
+            QCOMPARE(s->backend, Backend::Cuda);
+            const LessonStages& st = *s->lesson->stages;
+            QCOMPARE(st.line.angle, c.angle);
+            const LineParams line{c.angle, 13, c.kind};
+            QVERIFY(samePixels(std::get<Image<std::uint16_t>>(*st.erosion), lineMorph<std::uint16_t>(MorphOp::Erode, img.cview(), line, cpu)));
+            QVERIFY(samePixels(std::get<Image<std::uint16_t>>(*st.dilation), lineMorph<std::uint16_t>(MorphOp::Dilate, img.cview(), line, cpu)));
+            QVERIFY(samePixels(std::get<Image<std::uint16_t>>(*st.second), lineMorph<std::uint16_t>(c.op, img.cview(), line, cpu)));
+            QVERIFY2(moved >= 3 * stageBytes && moved < 3 * stageBytes + 65536,
+                     qPrintable(QString("%1 bytes crossed the bus for three stages of %2").arg(moved).arg(stageBytes)));
+        }
+        ViewOptions back;  // the other views live again for the tests after this one
+        back.spectrumShown = back.contoursShown = back.contoursVisible = true;
+        session_->setViewOptions(back);
+        session_->setLineKind(LineKind::Paths);
     }
 
     // A CUDA failure in GPU mode (a failing device; too little device memory fails the same
