@@ -15,6 +15,7 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QValueAxis>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -97,7 +98,16 @@ GranulometryPanel::GranulometryPanel(QWidget* parent) : QWidget(parent) {
     region_->setPlaceholderText(tr("whole image"));
     region_->setToolTip(tr("Sum over a rectangle of pixels: X,Y,W,H (the openings are still those of the "
                            "whole image). Empty: the whole image."));
+    drawRegion_ = new QToolButton(this);
+    drawRegion_->setText(tr("Draw"));
+    drawRegion_->setCheckable(true);
+    drawRegion_->setToolTip(tr("Drag over the image to choose the region (instead of panning, once)"));
+    wholeImage_ = new QToolButton(this);
+    wholeImage_->setText(tr("Whole"));
+    wholeImage_->setToolTip(tr("Sum over the whole image"));
     status_ = new QLabel(this);
+    connect(drawRegion_, &QToolButton::toggled, this, &GranulometryPanel::drawRegionToggled);
+    connect(wholeImage_, &QToolButton::clicked, this, [this] { setRegion(std::nullopt); });
     connect(maxLength_, &QSpinBox::valueChanged, this, [this](int v) {
         settings_.maxLength = v;
         emitSettings();
@@ -117,6 +127,8 @@ GranulometryPanel::GranulometryPanel(QWidget* parent) : QWidget(parent) {
     auto* regionRow = new QHBoxLayout;
     regionRow->addWidget(new QLabel(tr("Region:"), this));
     regionRow->addWidget(region_);
+    regionRow->addWidget(drawRegion_);
+    regionRow->addWidget(wholeImage_);
     side->addLayout(regionRow);
     side->addWidget(status_);
     side->addStretch(1);
@@ -274,6 +286,18 @@ void GranulometryPanel::setSettings(const session::GranulometrySettings& s) {
     if (parseRegionText(region_->text()) != std::optional<std::optional<PixelRect>>(s.region))
         region_->setText(s.region ? QStringLiteral("%1,%2,%3,%4").arg(s.region->x).arg(s.region->y).arg(s.region->width).arg(s.region->height)
                                   : QString());
+}
+
+void GranulometryPanel::setRegion(std::optional<PixelRect> region) {
+    {
+        const QSignalBlocker block(drawRegion_);
+        drawRegion_->setChecked(false);
+    }
+    if (region == settings_.region) return;
+    session::GranulometrySettings s = settings_;
+    s.region = region;
+    setSettings(s);
+    emitSettings();
 }
 
 void GranulometryPanel::applyRegionText() {

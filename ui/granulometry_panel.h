@@ -2,9 +2,9 @@
 // granulometry (compute/granulometry.h) as the curve S(λ)/S(1) and the pattern spectrum
 // PS(λ)/S(1) as bars, both against λ, with a marker at the controls' λ; a click on the plot
 // proposes the λ under the pointer. Below the plot: the longest length Λ, "over the sweep's
-// angles" (the supremum) and a region X,Y,W,H (empty: the whole image; the viewport has no
-// region tool yet). It shows values it is given and only asks for settings: the session
-// computes on its engine thread. UI thread only.
+// angles" (the supremum) and a region X,Y,W,H typed, or drawn in the viewport after Draw
+// (empty or Whole: the whole image). It shows values it is given and only asks for settings:
+// the session computes on its engine thread. UI thread only.
 #pragma once
 
 #include "app/session/session.h"
@@ -25,6 +25,7 @@ class QLineEdit;
 class QLineSeries;
 class QSpinBox;
 class QStackedWidget;
+class QToolButton;
 class QValueAxis;
 
 namespace linescope::ui {
@@ -53,6 +54,9 @@ public:
     // Moves the marker to λ (hidden outside 1 … Λ+1).
     void setCurrentLength(int length);
     int currentLength() const { return currentLength_; }
+    // Sets the region (nullopt: the whole image), shows it, emits settingsChanged if it
+    // changed, and releases the Draw button (a region drawn in the viewport comes here).
+    void setRegion(std::optional<PixelRect> region);
     // Shows the settings without emitting settingsChanged.
     void setSettings(const session::GranulometrySettings& s);
     session::GranulometrySettings settings() const { return settings_; }
@@ -70,6 +74,8 @@ public:
     QSpinBox* maxLengthSpin() const { return maxLength_; }
     QCheckBox* supremumBox() const { return supremum_; }
     QLineEdit* regionEdit() const { return region_; }
+    QToolButton* drawRegionButton() const { return drawRegion_; }
+    QToolButton* wholeImageButton() const { return wholeImage_; }
     QLabel* statusLabel() const { return status_; }
 
 signals:
@@ -78,6 +84,8 @@ signals:
     void lengthClicked(int length);
     // The user changed Λ, the supremum box or the region: connect to Session::setGranulometrySettings.
     void settingsChanged(const linescope::session::GranulometrySettings& settings);
+    // Draw was pressed (on) or released (off): arm the viewport's region drawing.
+    void drawRegionToggled(bool on);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -108,6 +116,8 @@ private:
     QSpinBox* maxLength_ = nullptr;
     QCheckBox* supremum_ = nullptr;
     QLineEdit* region_ = nullptr;
+    QToolButton* drawRegion_ = nullptr;
+    QToolButton* wholeImage_ = nullptr;
     QLabel* status_ = nullptr;
 };
 

@@ -57,6 +57,25 @@ void MainWindow::buildDocks() {
     connect(granulometry_, &GranulometryPanel::lengthClicked, this, [this](int l) { setLength(l); });
     connect(granulometry_, &GranulometryPanel::settingsChanged, session_.get(),
             &session::Session::setGranulometrySettings);
+    // Its region drawn in the viewport: Draw arms one drag; the region is outlined over the
+    // image while the dock is shown; a new image it does not fit in drops it.
+    connect(granulometry_, &GranulometryPanel::drawRegionToggled, this, [this](bool on) {
+        viewport_->setRegionDrawing(on);
+        if (on) statusBar()->showMessage(tr("Drag over the image to choose the granulometry's region"), 8000);
+    });
+    connect(viewport_, &ViewportWidget::regionDrawn, this,
+            [this](const PixelRect& region) { granulometry_->setRegion(region); });
+    const auto showRegion = [this] {
+        viewport_->setRegion(granulometryDock_->isVisible() ? session_->parameters().granulometry.region : std::nullopt);
+    };
+    connect(granulometryDock_, &QDockWidget::visibilityChanged, this, showRegion);
+    connect(session_.get(), &session::Session::parametersChanged, this, showRegion);
+    connect(session_.get(), &session::Session::imageChanged, this, [this] {
+        const auto& r = session_->parameters().granulometry.region;
+        if (r && session_->image() &&
+            (r->x + r->width > session::widthOf(*session_->image()) || r->y + r->height > session::heightOf(*session_->image())))
+            granulometry_->setRegion(std::nullopt);
+    });
 
     contourPanel_ = new ContourPanel(this);
     contourPanel_->follow(*session_);

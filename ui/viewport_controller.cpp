@@ -346,6 +346,11 @@ void ViewportController::panBy(QPointF delta) {
 // --- pointer input ----------------------------------------------------------------------
 
 PointerGrab ViewportController::press(QPointF position, Qt::MouseButton button) {
+    if (button == Qt::LeftButton && regionArmed_ && imageW_ > 0) {
+        regionStart_ = regionEnd_ = pixelUnder(position);
+        requestFrame();
+        return PointerGrab::Region;
+    }
     if (button == Qt::LeftButton && compare_ == CompareMode::Split &&
         std::abs(position.x() - split_ * logicalWidth_) <= kSplitGrab) {
         draggingSplit_ = true;
@@ -363,6 +368,8 @@ void ViewportController::move(QPointF position) {
     cursor_ = position;
     if (draggingSplit_) {
         setSplitPosition(position.x() / std::max(logicalWidth_, 1));
+    } else if (regionStart_) {
+        regionEnd_ = pixelUnder(position);
     } else if (dragging_) {
         const QPointF d = position - lastPos_;
         lastPos_ = position;
@@ -374,6 +381,20 @@ void ViewportController::move(QPointF position) {
 }
 
 bool ViewportController::releaseButton() {
+    if (regionStart_) {
+        // Both corners' pixels belong to the region; it is cut to the image.
+        const int x0 = std::clamp(std::min(regionStart_->x(), regionEnd_->x()), 0, imageW_ - 1);
+        const int y0 = std::clamp(std::min(regionStart_->y(), regionEnd_->y()), 0, imageH_ - 1);
+        const int x1 = std::clamp(std::max(regionStart_->x(), regionEnd_->x()), 0, imageW_ - 1);
+        const int y1 = std::clamp(std::max(regionStart_->y(), regionEnd_->y()), 0, imageH_ - 1);
+        regionStart_.reset();
+        regionEnd_.reset();
+        regionArmed_ = false;
+        region_ = PixelRect{x0, y0, x1 - x0 + 1, y1 - y0 + 1};
+        requestFrame();
+        if (hooks_.regionDrawn) hooks_.regionDrawn(*region_);
+        return true;
+    }
     if (!draggingSplit_ && !dragging_) return false;
     draggingSplit_ = dragging_ = false;
     return true;
@@ -385,6 +406,39 @@ void ViewportController::leave() {
     probe_.inside = false;
     if (hooks_.probeChanged) hooks_.probeChanged(probe_);
     requestFrame();
+}
+
+// --- a region ---------------------------------------------------------------------------
+
+void ViewportController::setRegionDrawing(bool armed) {
+    regionArmed_ = armed;
+    if (!armed && regionStart_) {
+        regionStart_.reset();
+        regionEnd_.reset();
+        requestFrame();
+    }
+}
+
+void ViewportController::setRegion(std::optional<PixelRect> region) {
+    if (region == region_) return;
+    region_ = region;
+    requestFrame();
+}
+
+QPoint ViewportController::pixelUnder(QPointF position) const {
+    return {transform_.pixelX(areaX(position.x())), transform_.pixelY(position.y() * devicePixelRatio_)};
+}
+
+std::optional<QRectF> ViewportController::regionOnScreen() const {
+    std::optional<PixelRect> r = region_;
+    if (regionStart_)
+        r = PixelRect{std::min(regionStart_->x(), regionEnd_->x()), std::min(regionStart_->y(), regionEnd_->y()),
+                      std::abs(regionStart_->x() - regionEnd_->x()) + 1, std::abs(regionStart_->y() - regionEnd_->y()) + 1};
+    if (!r || imageW_ <= 0) return std::nullopt;
+    // The primary area's framebuffer pixels back to logical ones (side by side: the right half).
+    const double dpr = devicePixelRatio_, left = primaryArea().x;
+    return QRectF(QPointF((left + transform_.screenX(r->x)) / dpr, transform_.screenY(r->y) / dpr),
+                  QPointF((left + transform_.screenX(r->x + r->width)) / dpr, transform_.screenY(r->y + r->height) / dpr));
 }
 
 // --- the probe --------------------------------------------------------------------------

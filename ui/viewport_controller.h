@@ -13,6 +13,7 @@
 #pragma once
 
 #include "app/session/snapshot.h"
+#include "compute/granulometry.h"
 #include "render/viewport_renderer.h"
 #include "ui/view_kind.h"
 #if defined(LINESCOPE_HAVE_IMGUI)
@@ -20,6 +21,7 @@
 #endif
 
 #include <QElapsedTimer>
+#include <QPoint>
 #include <QPointF>
 #include <QRectF>
 #include <QString>
@@ -61,10 +63,12 @@ struct ViewportHooks {
     // The GPU path turned itself off (an OpenGL that is not NVIDIA's, a failing interop
     // write): why, in one sentence. The views are uploaded from the host from then on.
     std::function<void(const QString&)> gpuPathLost;
+    // The user drew a region (setRegionDrawing): its pixels, within the image.
+    std::function<void(const PixelRect&)> regionDrawn;
 };
 
 // Which drag a press started.
-enum class PointerGrab { None, Split, Pan };
+enum class PointerGrab { None, Split, Pan, Region };
 
 class ViewportController {
 public:
@@ -145,6 +149,19 @@ public:
     // The framebuffer's part the view transform maps into: the right half side by side,
     // else the whole (framebuffer pixels).
     render::PixelRect primaryArea() const { return primaryArea(framebufferWidth(), framebufferHeight()); }
+
+    // --- a region of pixels (the granulometry's) -----------------------------------------
+    // Armed, the next left drag draws a rectangle of pixels instead of panning; its release
+    // reports it (ViewportHooks::regionDrawn) and disarms. Escape-like cancel: disarm.
+    void setRegionDrawing(bool armed);
+    bool regionDrawing() const { return regionArmed_; }
+    // The region drawn over the image (nullopt: none).
+    void setRegion(std::optional<PixelRect> region);
+    std::optional<PixelRect> region() const { return region_; }
+    // The region, or the one being drawn, in logical widget coordinates (nullopt: none).
+    std::optional<QRectF> regionOnScreen() const;
+    // The pixel under a logical position (may lie outside the image).
+    QPoint pixelUnder(QPointF position) const;
 
     // --- pointer input (logical positions) ----------------------------------------------
     // A press: the split's divider (left button near it, Split mode) or a pan (left or
@@ -247,6 +264,9 @@ private:
     bool followWindow_ = true;  // fit mode: refit on resize and on a new image size
     bool draggingSplit_ = false, dragging_ = false;
     QPointF lastPos_;
+    bool regionArmed_ = false;
+    std::optional<QPoint> regionStart_, regionEnd_;  // pixels of a region being drawn
+    std::optional<PixelRect> region_;
     QString glError_;
 
     FrameTimings timings_;

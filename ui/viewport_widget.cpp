@@ -8,6 +8,7 @@
 
 #include <QLabel>
 #include <QMouseEvent>
+#include <QRubberBand>
 #include <QOpenGLContext>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
@@ -35,6 +36,10 @@ ViewportWidget::ViewportWidget(QWidget* parent)
               emit overlayToggled(contours, glyph, blend, needles);
           },
           [this](const QString& why) { emit gpuPathLost(why); },
+          [this](const PixelRect& region) {
+              unsetCursor();
+              emit regionDrawn(region);
+          },
       }) {
     QSurfaceFormat f = format();
     f.setRenderableType(QSurfaceFormat::OpenGL);
@@ -52,6 +57,10 @@ ViewportWidget::ViewportWidget(QWidget* parent)
         (*l)->setAttribute(Qt::WA_TransparentForMouseEvents);
         (*l)->hide();
     }
+    // The granulometry's region: a rubber band composited over the frame like the labels.
+    regionBand_ = new QRubberBand(QRubberBand::Rectangle, this);
+    regionBand_->setAttribute(Qt::WA_TransparentForMouseEvents);
+    regionBand_->hide();
     badge_ = new FreshnessBadge(this);
     connect(badge_, &FreshnessBadge::changed, this, &ViewportWidget::placeLabels);
 #if defined(LINESCOPE_HAVE_IMGUI)
@@ -93,6 +102,33 @@ void ViewportWidget::paintGL() {
     const int w = static_cast<int>(std::lround(width() * devicePixelRatioF()));
     const int h = static_cast<int>(std::lround(height() * devicePixelRatioF()));
     if (controller_.render(defaultFramebufferObject(), w, h)) emit frameDrawn();
+    placeRegion();  // after the frame's pan and zoom (a fit follows the window's size)
+}
+
+void ViewportWidget::setRegionDrawing(bool armed) {
+    controller_.setRegionDrawing(armed);
+    if (armed) setCursor(Qt::CrossCursor);
+    else unsetCursor();
+}
+
+void ViewportWidget::setRegion(std::optional<PixelRect> region) {
+    controller_.setRegion(region);
+    placeRegion();
+}
+
+QWidget* ViewportWidget::regionOutline() const { return regionBand_; }
+
+void ViewportWidget::placeRegion() {
+    const auto r = controller_.regionOnScreen();
+    if (!r) {
+        regionBand_->hide();
+        return;
+    }
+    // At least 2×2 logical pixels, so that a one-pixel region at a small zoom stays visible.
+    QRect g = r->toAlignedRect();
+    g.setSize(g.size().expandedTo(QSize(2, 2)));
+    regionBand_->setGeometry(g);
+    regionBand_->show();
 }
 
 void ViewportWidget::resizeEvent(QResizeEvent* e) {
@@ -167,7 +203,8 @@ void ViewportWidget::wheelEvent(QWheelEvent* e) {
 
 void ViewportWidget::mousePressEvent(QMouseEvent* e) {
     switch (controller_.press(e->position(), e->button())) {
-    case PointerGrab::Split: e->accept(); return;
+    case PointerGrab::Split:
+    case PointerGrab::Region: e->accept(); return;
     case PointerGrab::Pan:
         setCursor(Qt::ClosedHandCursor);
         e->accept();
@@ -179,6 +216,7 @@ void ViewportWidget::mousePressEvent(QMouseEvent* e) {
 
 void ViewportWidget::mouseMoveEvent(QMouseEvent* e) {
     controller_.move(e->position());
+    if (controller_.regionDrawing()) placeRegion();
     if (controller_.draggingSplit()) placeLabels();
 }
 

@@ -20,6 +20,7 @@
 #include <memory>
 
 class QLabel;
+class QRubberBand;
 
 namespace linescope::session {
 class Session;
@@ -91,6 +92,15 @@ public:
     std::uint64_t shownSweepId() const { return controller_.shownSweepId(); }
     QString glError() const { return controller_.glError(); }
 
+    // --- a region of pixels (the granulometry's; ViewportController) ---------------------
+    // Armed, the next left drag draws the region (a crosshair cursor) and regionDrawn says
+    // which; the region set here is outlined over the image, following pan and zoom.
+    void setRegionDrawing(bool armed);
+    bool regionDrawing() const { return controller_.regionDrawing(); }
+    void setRegion(std::optional<PixelRect> region);
+    // The outline as placed now (hidden: no region), for tests and screenshots.
+    QWidget* regionOutline() const;
+
     // --- the Dear ImGui overlay ---------------------------------------------------------
     void setOverlayInfo(const QString& backend, const QString& device) { controller_.setOverlayInfo(backend, device); }
     void setComputeMs(double ms) { controller_.setComputeMs(ms); }
@@ -106,6 +116,8 @@ signals:
     void overlayToggled(bool contours, bool glyph, bool blend, bool needles);
     // The GPU path turned itself off (ViewportHooks::gpuPathLost): why.
     void gpuPathLost(const QString& why);
+    // The user drew a region of pixels (setRegionDrawing), cut to the image.
+    void regionDrawn(const linescope::PixelRect& region);
 
 protected:
     void initializeGL() override;
@@ -125,6 +137,7 @@ private slots:
 private:
     void syncSize();     // the controller's logical size and device pixel ratio, from the widget's
     void placeLabels();  // the compare modes' side labels and the freshness badge
+    void placeRegion();  // the region's outline over the image
     void setOtherKind(LineKind kind);
     void updateMark(const session::Session& session);
 
@@ -132,6 +145,7 @@ private:
     QLabel* leftLabel_ = nullptr;
     QLabel* rightLabel_ = nullptr;
     FreshnessBadge* badge_ = nullptr;
+    QRubberBand* regionBand_ = nullptr;
 #if defined(LINESCOPE_HAVE_IMGUI)
     ImGuiQtInput overlayInput_{controller_.overlay()};  // after controller_: it holds a reference
 #endif

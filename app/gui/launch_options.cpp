@@ -3,6 +3,7 @@
 #include "compute/image.h"
 #include "ui/contour_panel.h"
 #include "ui/field_workbench_panel.h"
+#include "ui/granulometry_panel.h"
 #include "ui/lesson_panel.h"
 #include "ui/main_window.h"
 #include "ui/view_controls.h"
@@ -118,6 +119,8 @@ void addLaunchOptions(QCommandLineParser& parser) {
         {"no-contours", "Neither trace nor draw contours."},
         {"backend", "The engine: auto (CUDA when an NVIDIA GPU can run it, else the CPU), cpu or cuda.", "backend"},
         {"window-size", "The window's size in pixels, e.g. 1600x1000.", "WxH"},
+        {"granulometry", "Show the Granulometry dock (S(λ) and the pattern spectrum at the angle)."},
+        {"granulometry-region", "The granulometry's region of pixels, e.g. 40,30,200,120 (shows the dock).", "X,Y,W,H"},
         {"lesson", "Start in lesson mode: the opening (or closing) step by step for a projector."},
         {"pin", "The lesson's pinned pixel, e.g. 120,45 (default: the image's centre).", "X,Y"},
         {"lesson-zoom", "The lesson's zoom in screen pixels per image pixel, centred on the pin (1…256).", "zoom"},
@@ -188,6 +191,16 @@ std::optional<LaunchOptions> readLaunchOptions(const QCommandLineParser& parser,
         }
         o.windowSize = QSize(m.captured(1).toInt(), m.captured(2).toInt());
     }
+    o.granulometry = parser.isSet("granulometry") || parser.isSet("granulometry-region");
+    if (parser.isSet("granulometry-region")) {
+        const auto m = QRegularExpression("^(\\d{1,6}),(\\d{1,6}),(\\d{1,6}),(\\d{1,6})$").match(parser.value("granulometry-region"));
+        if (!m.hasMatch() || m.captured(3).toInt() < 1 || m.captured(4).toInt() < 1) {
+            *error = QStringLiteral("--granulometry-region needs X,Y,W,H with W and H at least 1, such as 40,30,200,120, not \"%1\"")
+                         .arg(parser.value("granulometry-region"));
+            return std::nullopt;
+        }
+        o.granulometryRegion = PixelRect{m.captured(1).toInt(), m.captured(2).toInt(), m.captured(3).toInt(), m.captured(4).toInt()};
+    }
     o.lesson = parser.isSet("lesson");
     if (parser.isSet("pin")) {
         const auto m = QRegularExpression("^(\\d{1,6}),(\\d{1,6})$").match(parser.value("pin"));
@@ -247,6 +260,11 @@ void applyLaunchOptions(ui::MainWindow& window, const LaunchOptions& o) {
     }
     if (o.noContours) window.contourPanel()->setContoursVisible(false);
     if (o.windowSize) window.resize(*o.windowSize);
+    if (o.granulometry) {
+        window.granulometryDock()->show();
+        window.granulometryDock()->raise();
+    }
+    if (o.granulometryRegion) window.granulometryPanel()->setRegion(*o.granulometryRegion);
     if (o.pin) window.session().setLessonPin(*o.pin);
     if (o.lesson) window.setLessonMode(true);
     ui::LessonView& lesson = *window.lessonPanel()->view();

@@ -46,6 +46,8 @@ struct LaunchOptions {
     std::optional<double> lessonZoom;       // screen pixels per image pixel, centred on the pin
     std::optional<int> lessonStep;          // 1 (f), 2 (the first stage) or 3 (the second)
     bool lessonDifference = false;          // the stages shown as their difference from f
+    bool granulometry = false;              // the Granulometry dock shown (issue 18)
+    std::optional<PixelRect> granulometryRegion;  // its region (the dock shown too)
     bool fieldWorkbench = false;            // the orientation-field workbench (issue 21)
     std::optional<int> fieldBlock;          // its block size
     std::optional<int> fieldLength;         // its λ

@@ -34,6 +34,10 @@ shoot kinds-difference   music_sheet.png      --view result --compare kinds-diff
   --angle 30 --length 11 --no-contours
 shoot kinds-side-by-side oriented_texture.png --view result --compare kinds-side-by-side --other-line segment \
   --op open --angle 30 --length 11 --no-contours
+# The granulometry over a region drawn in the viewport (docs/user-guide.md, "The window").
+tests/ui/run_with_display.sh "$app" --backend cpu --window-size 1280x800 --op open --angle 30 --length 21 \
+  --no-contours --granulometry-region 120,140,220,160 --screenshot "$out/granulometry-region-1280x800.png" \
+  "$samples/oriented_texture.png"
 # The three tasks (docs/user-guide.md, "Tasks").
 shoot task-fingerprint   task_fingerprint_whorl.png --view orientation --length 15 --angles 36 \
   --blend 0.6 --needles 16 --no-contours

@@ -30,6 +30,8 @@ expect 2 "--angle needs a number from 0 to 180" "an angle out of range is a usag
   "${nodisplay[@]}" "$app" --angle 200
 expect 2 "unknown view \"sideways\"" "an unknown view is named" -- "${nodisplay[@]}" "$app" --view sideways
 expect 2 "--angles \"0:180:0\"" "a bad angle set is named" -- "${nodisplay[@]}" "$app" --angles 0:180:0
+expect 2 "--granulometry-region needs X,Y,W,H" "a region without a width is named" -- \
+  "${nodisplay[@]}" "$app" --granulometry-region 10,10,0,5
 expect 2 "Unknown option" "an unknown option is a usage mistake" -- "${nodisplay[@]}" "$app" --frobnicate
 expect 2 "one image at a time" "two images are a usage mistake" -- "${nodisplay[@]}" "$app" a.png b.png
 

@@ -1,8 +1,11 @@
 // The Granulometry dock in the window (label gui): computed only once shown, it plots the
 // engine's numbers (S(λ)/S(1) and PS(λ)/S(1) at the controls' angle), marks the controls' λ,
-// a click on a bar sets λ, and the angle, Λ, the supremum box and the region recompute it.
+// a click on a bar sets λ, and the angle, Λ, the supremum box and the region recompute it;
+// a region drawn in the viewport (Draw, then a drag) is the region summed, outlined over the
+// image while the dock is shown, and Whole gives the whole image back.
 #include "ui/granulometry_panel.h"
 #include "ui/main_window.h"
+#include "ui/viewport_widget.h"
 #include "tests/support/random_images.h"
 #include "tests/ui/window_fixture.h"
 
@@ -14,6 +17,7 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace linescope;
@@ -120,6 +124,60 @@ private slots:
         panel()->supremumBox()->setChecked(true);
         QVERIFY(w_->session().parameters().granulometry.supremum);
         verifyShowsTheEngine();
+    }
+
+    void regionDrawnInTheViewport() {
+        w_->granulometryDock()->show();
+        w_->granulometryDock()->raise();
+        verifyShowsTheEngine();
+        ui::ViewportWidget* view = w_->viewport();
+        QTRY_VERIFY(view->viewTransform().zoom > 0);
+        const render::ViewTransform t = view->viewTransform();
+        const double dpr = view->devicePixelRatioF();
+        // The logical position of image pixel (x, y)'s centre.
+        const auto at = [&](int x, int y) {
+            return QPoint(static_cast<int>(std::floor(t.screenX(x + 0.5) / dpr)),
+                          static_cast<int>(std::floor(t.screenY(y + 0.5) / dpr)));
+        };
+        QVERIFY(t.zoom >= 2);  // pixels large enough to hit one by its centre
+        panel()->drawRegionButton()->click();
+        QVERIFY(view->regionDrawing());
+        QTest::mousePress(view, Qt::LeftButton, {}, at(49, 37));  // dragged up and left
+        QTest::mouseMove(view, at(30, 20));
+        QTest::mouseMove(view, at(10, 8));
+        QTest::mouseRelease(view, Qt::LeftButton, {}, at(10, 8));
+        const std::optional<PixelRect> want = PixelRect{10, 8, 40, 30};
+        QCOMPARE(w_->session().parameters().granulometry.region, want);
+        QVERIFY(!view->regionDrawing());
+        QVERIFY(!panel()->drawRegionButton()->isChecked());
+        QCOMPARE(panel()->regionEdit()->text(), QStringLiteral("10,8,40,30"));
+        QCOMPARE(view->viewTransform().panX, t.panX);  // the drag drew, it did not pan
+        verifyShowsTheEngine();
+        QCOMPARE(panel()->shown()->pixels, 40LL * 30);
+        // Outlined where the pixels are, whatever the zoom.
+        QVERIFY(view->regionOutline()->isVisible());
+        const QRect outline = view->regionOutline()->geometry();
+        QVERIFY2(std::abs(outline.left() - t.screenX(10) / dpr) <= 1 && std::abs(outline.top() - t.screenY(8) / dpr) <= 1 &&
+                     std::abs(outline.right() + 1 - t.screenX(50) / dpr) <= 1 &&
+                     std::abs(outline.bottom() + 1 - t.screenY(38) / dpr) <= 1,
+                 qPrintable(QString("outline %1,%2 %3x%4").arg(outline.x()).arg(outline.y()).arg(outline.width()).arg(outline.height())));
+        // Hidden with the dock, back with it; a drag without Draw pans and leaves the region.
+        w_->granulometryDock()->hide();
+        QTRY_VERIFY(!view->regionOutline()->isVisible());
+        w_->granulometryDock()->show();
+        QTRY_VERIFY(view->regionOutline()->isVisible());
+        QTest::mousePress(view, Qt::LeftButton, {}, at(60, 50));
+        QTest::mouseMove(view, at(60, 50) + QPoint(15, 5));
+        QTest::mouseRelease(view, Qt::LeftButton, {}, at(60, 50) + QPoint(15, 5));
+        QVERIFY(view->viewTransform().panX != t.panX);
+        QCOMPARE(w_->session().parameters().granulometry.region, want);
+        // Whole: the whole image again.
+        panel()->wholeImageButton()->click();
+        QCOMPARE(w_->session().parameters().granulometry.region, std::optional<PixelRect>());
+        QVERIFY(panel()->regionEdit()->text().isEmpty());
+        QTRY_VERIFY(!view->regionOutline()->isVisible());
+        verifyShowsTheEngine();
+        QCOMPARE(panel()->shown()->pixels, 96LL * 72);
     }
 
     void regionText() {
