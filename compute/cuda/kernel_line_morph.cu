@@ -1,6 +1,9 @@
 #include "compute/cuda/kernel_line_morph.h"
 
 #include "compute/cuda/cuda_check.h"
+#include "compute/cuda/digital_line_device.h"
+#include "compute/cuda/lattice_table.cuh"
+#include "compute/digital_line_decomposition.h"
 #include "compute/line_stages.h"
 #include "compute/pixel_rules.h"
 
@@ -13,6 +16,9 @@ namespace linescope::cuda {
 namespace {
 
 constexpr int kBlockX = 32, kBlockY = 8;
+using lattice::kMaxPeriodicLevels;
+using lattice::periodicTopLevel;
+
 
 // One stage: dst(p) = extreme over k of src(p + sign·k). A block whose reads all fall in the
 // image (the offsets' bounding box around its outputs) skips the per-offset test.
@@ -44,124 +50,6 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
     dst.at(x, y) = acc;
 }
 
-// Periodic lines: the offsets k·v (k from lo to hi) of a pixel lie on the lattice line through
-// it, which leaves the image once and never comes back, so a window's extreme is a range
-// query along that line. Level j holds, at each pixel, the extreme of the 2^j pixels from it
-// on (those in the image): level j from level j − 1 at 2^(j−1) steps on. Any range of L ≥ 1
-// pixels is then two overlapping reads of level ⌊log2 L⌋ (a sparse table). The extremes are
-// exact, so the result is the direct form's bit for bit, in J + 1 passes for λ < 2^(J+1).
-constexpr int kMaxPeriodicLevels = 31;  // ranges below 2^31 pixels
-
-// Level 0 is the source; level j ≥ 1 is plane j − 1 of the scratch (addresses computed, not
-// looked up: a kernel parameter array indexed at run time would go through local memory).
-template <class T>
-struct PeriodicLevels {
-    DeviceImageView<const T> source;
-    const unsigned char* scratch;
-    std::size_t plane, pitch;
-    __device__ T at(int level, int x, int y) const {
-        if (level == 0) return source.at(x, y);
-        return reinterpret_cast<const T*>(scratch + static_cast<std::size_t>(level - 1) * plane +
-                                          static_cast<std::size_t>(y) * pitch)[x];
-    }
-};
-
-// The largest k ≥ 0 with (x, y) + k·(dx, dy) in the image (INT_MAX for the zero step).
-__device__ __host__ inline int stepsInside(int x, int y, int dx, int dy, int w, int h) {
-    int k = 0x7fffffff;
-    if (dx > 0) k = min(k, (w - 1 - x) / dx);
-    else if (dx < 0) k = min(k, x / -dx);
-    if (dy > 0) k = min(k, (h - 1 - y) / dy);
-    else if (dy < 0) k = min(k, y / -dy);
-    return k;
-}
-
-template <class T>
-__device__ bool inImage(long long x, long long y, const DeviceImageView<T>& image) {
-    return x >= 0 && x < image.width && y >= 0 && y < image.height;
-}
-
-// Pixels a thread for the periodic passes: a 32-bit word of u8 or u16 pixels, so that a
-// warp moves 128 bytes an instruction rather than 32.
-template <class T>
-constexpr int kPeriodicRun = sizeof(T) < 4 ? 4 / static_cast<int>(sizeof(T)) : 1;
-
-// Writes a thread's run of pixels from x0: one 32-bit store where the row allows it.
-template <class T, int N>
-__device__ void storeRun(DeviceImageView<T> out, int x0, int y, const T (&v)[N]) {
-    T* row = out.row(y);
-    if constexpr (N > 1) {
-        if (x0 + N <= out.width && reinterpret_cast<std::uintptr_t>(row + x0) % 4 == 0) {
-            std::uint32_t word = 0;
-#pragma unroll
-            for (int i = 0; i < N; ++i) word |= static_cast<std::uint32_t>(v[i]) << (8 * sizeof(T) * i);
-            *reinterpret_cast<std::uint32_t*>(row + x0) = word;
-            return;
-        }
-    }
-#pragma unroll
-    for (int i = 0; i < N; ++i)
-        if (x0 + i < out.width) row[x0 + i] = v[i];
-}
-
-// Levels j and j + 1 (when `upper` is set) from level j − 1, whose windows are `jump` apart:
-// two levels a pass, reading level j − 1 at four places (cached) rather than writing level j
-// and reading it back.
-template <class T, bool IsMin>
-__global__ void periodicLevels(DeviceImageView<const T> prev, DeviceImageView<T> next, DeviceImageView<T> upper,
-                               int jumpX, int jumpY) {
-    using Op = ExtremeOp<T, IsMin>;
-    constexpr int N = kPeriodicRun<T>;
-    const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * N, y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x0 >= next.width || y >= next.height) return;
-    T low[N], high[N];
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-        const int x = min(x0 + i, next.width - 1);  // past the row's end: computed, not stored
-        const auto read = [&](int k) {  // level j − 1 at k jumps on; the line never re-enters the image
-            const int sx = x + k * jumpX, sy = y + k * jumpY;
-            return sx >= 0 && sx < prev.width && sy >= 0 && sy < prev.height ? canonical(__ldg(&prev.at(sx, sy)))
-                                                                            : Op::neutral();
-        };
-        low[i] = Op::apply(read(0), read(1));
-        high[i] = upper.data ? Op::apply(low[i], Op::apply(read(2), read(3))) : low[i];
-    }
-    storeRun(next, x0, y, low);
-    if (upper.data) storeRun(upper, x0, y, high);
-}
-
-// dst(p) = extreme of src(p + k·v) for k in [lo, hi] ∩ the line's pixels in the image.
-template <class T, bool IsMin>
-__global__ void periodicQuery(PeriodicLevels<T> levels, DeviceImageView<T> dst, int vx, int vy, int lo, int hi) {
-    using Op = ExtremeOp<T, IsMin>;
-    constexpr int N = kPeriodicRun<T>;
-    const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * N, y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x0 >= dst.width || y >= dst.height) return;
-    T out[N];
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-        const int x = min(x0 + i, dst.width - 1);
-        // Most windows lie in the image: only the others need the divisions of stepsInside.
-        const bool whole = inImage(x + lo * vx, y + lo * vy, dst) && inImage(x + hi * vx, y + hi * vy, dst);
-        const int l = whole ? lo : max(lo, -stepsInside(x, y, -vx, -vy, dst.width, dst.height));
-        const int r = whole ? hi : min(hi, stepsInside(x, y, vx, vy, dst.width, dst.height));
-        const int j = 31 - __clz(r - l + 1);
-        const int second = r - (1 << j) + 1;
-        out[i] = canonical(Op::apply(levels.at(j, x + l * vx, y + l * vy), levels.at(j, x + second * vx, y + second * vy)));
-    }
-    storeRun(dst, x0, y, out);
-}
-
-// The levels a stage of λ over the image needs: ⌊log2⌋ of the longest range that can occur.
-int periodicTopLevel(Offset v, int length, int width, int height) {
-    long long longest = length;
-    if (v.dx != 0) longest = std::min<long long>(longest, (width - 1) / std::abs(v.dx) + 1);
-    if (v.dy != 0) longest = std::min<long long>(longest, (height - 1) / std::abs(v.dy) + 1);
-    int j = 0;
-    while ((2LL << j) <= longest) ++j;
-    return j;
-}
-
 // dst = canonical(src) − dst: the top-hat, f − γ(f) ≥ 0.
 template <class T>
 __global__ void topHatOf(DeviceImageView<const T> src, DeviceImageView<T> dst) {
@@ -184,34 +72,39 @@ void stage(bool erode, DeviceImageView<const T> src, DeviceImageView<T> dst, con
     LS_CUDA_CHECK_LAUNCH("kernelStage");
 }
 
-// One stage of a periodic line through the sparse table; the levels above 0 live in `scratch`.
+// One stage of a periodic line through the sparse table (lattice_table.cuh): ε(f)(p) = min
+// f(p + k·v), k ∈ [−a, b]; δ(f)(p) = max f(p − k·v) = max over k ∈ [−b, a].
 template <class T>
 void periodicStage(bool erode, DeviceImageView<const T> src, DeviceImageView<T> dst, Offset v, Segment seg,
                    int top, T* scratch, std::size_t plane, cudaStream_t s) {
-    constexpr int N = kPeriodicRun<T>;
-    const dim3 grid((dst.width + kBlockX * N - 1) / (kBlockX * N), (dst.height + kBlockY - 1) / kBlockY);
-    const dim3 block(kBlockX, kBlockY);
-    const std::size_t pitch = plane / static_cast<std::size_t>(src.height);
-    const PeriodicLevels<T> levels{src, reinterpret_cast<const unsigned char*>(scratch), plane, pitch};
-    const auto level = [&](int j) {  // j ≥ 1, in scratch
-        return DeviceImageView<T>{reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(scratch) + (j - 1) * plane),
-                                  src.width, src.height, pitch};
-    };
-    for (int j = 1; j <= top; j += 2) {
-        const DeviceImageView<const T> prev = j == 1 ? src : DeviceImageView<const T>(level(j - 1));
-        const DeviceImageView<T> next = level(j), upper = j + 1 <= top ? level(j + 1) : DeviceImageView<T>{};
-        const int jump = 1 << (j - 1);
-        if (erode) periodicLevels<T, true><<<grid, block, 0, s>>>(prev, next, upper, jump * v.dx, jump * v.dy);
-        else periodicLevels<T, false><<<grid, block, 0, s>>>(prev, next, upper, jump * v.dx, jump * v.dy);
-        LS_CUDA_CHECK_LAUNCH("periodicLevels");
-    }
-    // ε(f)(p) = min f(p + k·v), k ∈ [−a, b]; δ(f)(p) = max f(p − k·v) = max over k ∈ [−b, a].
-    if (erode) periodicQuery<T, true><<<grid, block, 0, s>>>(levels, dst, v.dx, v.dy, -seg.a, seg.b);
-    else periodicQuery<T, false><<<grid, block, 0, s>>>(levels, dst, v.dx, v.dy, -seg.b, seg.a);
-    LS_CUDA_CHECK_LAUNCH("periodicQuery");
+    if (erode) latticeRange<T>(true, src, dst, v, -seg.a, seg.b, top, scratch, plane, s);
+    else latticeRange<T>(false, src, dst, v, -seg.b, seg.a, top, scratch, plane, s);
 }
 
 }  // namespace
+
+// op from its stages: run(erode, in, out) computes one (an erosion or a dilation).
+template <class T, class Stage>
+void byStages(MorphOp op, DeviceImageView<const T> src, DeviceImageView<T> dst, DeviceImageView<T> mid, const Stage& run,
+              cudaStream_t s) {
+    switch (op) {
+    case MorphOp::Erode: run(true, src, dst); break;
+    case MorphOp::Dilate: run(false, src, dst); break;
+    case MorphOp::Open:
+    case MorphOp::Close:
+    case MorphOp::TopHat: {
+        const bool erodeFirst = op != MorphOp::Close;
+        run(erodeFirst, src, mid);
+        run(!erodeFirst, mid, dst);
+        if (op == MorphOp::TopHat) {
+            const dim3 block(32, 8), grid((dst.width + 31) / 32, (dst.height + 7) / 8);
+            topHatOf<T><<<grid, block, 0, s>>>(src, dst);
+            LS_CUDA_CHECK_LAUNCH("topHatOf");
+        }
+        break;
+    }
+    }
+}
 
 template <class T>
 void kernelLineMorphDevice(MorphOp op, DeviceImageView<const T> src, DeviceImageView<T> dst, DeviceImageView<T> mid,
@@ -227,28 +120,20 @@ void kernelLineMorphDevice(MorphOp op, DeviceImageView<const T> src, DeviceImage
         const std::size_t levelBytes = static_cast<std::size_t>(top) * plane;
         if (top < kMaxPeriodicLevels && levelBytes <= ctx.availableDeviceMemory(false)) {
             T* scratch = top > 0 ? static_cast<T*>(ctx.buffer(BufferSlot::Scratch).reserve(levelBytes)) : nullptr;
-            const auto run = [&](bool erode, DeviceImageView<const T> in, DeviceImageView<T> out) {
+            byStages<T>(op, src, dst, mid, [&](bool erode, DeviceImageView<const T> in, DeviceImageView<T> out) {
                 periodicStage<T>(erode, in, out, v, seg, top, scratch, plane, s);
-            };
-            switch (op) {
-            case MorphOp::Erode: run(true, src, dst); break;
-            case MorphOp::Dilate: run(false, src, dst); break;
-            case MorphOp::Open:
-            case MorphOp::Close:
-            case MorphOp::TopHat: {
-                const bool erodeFirst = op != MorphOp::Close;
-                run(erodeFirst, src, mid);
-                run(!erodeFirst, mid, dst);
-                if (op == MorphOp::TopHat) {
-                    const dim3 block(32, 8), grid((dst.width + 31) / 32, (dst.height + 7) / 8);
-                    topHatOf<T><<<grid, block, 0, s>>>(src, dst);
-                    LS_CUDA_CHECK_LAUNCH("topHatOf");
-                }
-                break;
-            }
-            }
+            }, s);
             return;
         }
+    }
+    // Segments longer than the decomposition's leaf: O(log λ) passes (digital_line_device.h)
+    // rather than λ reads a pixel, when its planes fit.
+    if (kernel.kind == LineKind::Segment && kernel.length > digital_line::leafSize() &&
+        digitalLineStageBytes<T>(kernel, src.width, src.height) <= ctx.availableDeviceMemory(false)) {
+        byStages<T>(op, src, dst, mid, [&](bool erode, DeviceImageView<const T> in, DeviceImageView<T> out) {
+            digitalLineStageDevice<T>(erode, in, out, kernel, ctx);
+        }, s);
+        return;
     }
     const std::vector<Offset> offsets = kernel.offsets();
     const OffsetBox box = boundingBox(offsets);
@@ -259,23 +144,9 @@ void kernelLineMorphDevice(MorphOp op, DeviceImageView<const T> src, DeviceImage
     LS_CUDA_CHECK(cudaMemcpyAsync(d, packed.data(), packed.size() * sizeof(int2), cudaMemcpyHostToDevice, s));
     CudaContext::countHostTraffic(packed.size() * sizeof(int2));
     const int n = static_cast<int>(packed.size());
-    switch (op) {
-    case MorphOp::Erode: stage<T>(true, src, dst, d, n, box, s); break;
-    case MorphOp::Dilate: stage<T>(false, src, dst, d, n, box, s); break;
-    case MorphOp::Open:
-    case MorphOp::Close:
-    case MorphOp::TopHat: {
-        const bool erodeFirst = op != MorphOp::Close;
-        stage<T>(erodeFirst, src, mid, d, n, box, s);
-        stage<T>(!erodeFirst, mid, dst, d, n, box, s);
-        if (op == MorphOp::TopHat) {
-            const dim3 block(32, 8), grid((dst.width + 31) / 32, (dst.height + 7) / 8);
-            topHatOf<T><<<grid, block, 0, s>>>(src, dst);
-            LS_CUDA_CHECK_LAUNCH("topHatOf");
-        }
-        break;
-    }
-    }
+    byStages<T>(op, src, dst, mid, [&](bool erode, DeviceImageView<const T> in, DeviceImageView<T> out) {
+        stage<T>(erode, in, out, d, n, box, s);
+    }, s);
     // No wait here: a copy from pageable memory has left `packed` when cudaMemcpyAsync returns.
 }
 

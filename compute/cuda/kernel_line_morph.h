@@ -3,9 +3,10 @@
 // is the extreme of the input at the kernel's λ offsets, positions outside the image ignored —
 // cpu::digitalLineErodeDilate's result bit for bit. Periodic lines: a sparse table along their
 // lattice lines, ⌊log2 λ⌋ + 1 passes over the image a stage (the direct form when its levels
-// do not fit the device). Segments: λ reads an output, through the L1 cache (a warp's 32
-// outputs read 32 neighbouring pixels at each offset, and neighbouring offsets share cache
-// lines).
+// do not fit the device). Segments longer than the decomposition's leaf: the recursive run
+// decomposition (digital_line_device.h), O(log λ) passes; shorter ones, or when its planes do
+// not fit, λ reads an output through the L1 cache (a warp's 32 outputs read 32 neighbouring
+// pixels at each offset, and neighbouring offsets share cache lines).
 #pragma once
 
 #include "compute/cuda/cuda_context.h"

@@ -3,6 +3,7 @@
 #include "compute/cuda/cuda_check.h"
 #include "compute/cuda/cuda_line_api.h"
 #include "compute/cuda/kernel_line_morph.h"
+#include "compute/cuda/pool_array.h"
 #include "compute/cuda/resident.h"
 #include "compute/line_kernel.h"
 
@@ -63,24 +64,6 @@ __global__ void blockMagnitudes(const float* pc, const float* ps, int width, int
     magnitude[b] = m;
 }
 
-// Device memory from the context's stream-ordered pool, given back on that stream.
-class PoolArray {
-public:
-    PoolArray(std::size_t bytes, cudaStream_t s) : stream_(s) {
-        LS_CUDA_CHECK(cudaMallocAsync(&data_, bytes, s));
-        LS_CUDA_CHECK(cudaMemsetAsync(data_, 0, bytes, s));
-    }
-    ~PoolArray() { (void)cudaFreeAsync(data_, stream_); }
-    PoolArray(const PoolArray&) = delete;
-    PoolArray& operator=(const PoolArray&) = delete;
-    template <class U>
-    U* as() const { return static_cast<U*>(data_); }
-
-private:
-    void* data_ = nullptr;
-    cudaStream_t stream_;
-};
-
 }  // namespace
 
 template <class T>
@@ -94,9 +77,9 @@ BlockSpectrumOutput blockSpectrumDevice(ImageView<const T> image, const BlockSpe
     const int blocks = blocksX * blocksY, n = static_cast<int>(in.lines.size());
     const std::size_t pixels = static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height);
     const auto src = uploadResident<T>(image, ctx);
-    const PoolArray pc(pixels * sizeof(float), s), ps(pixels * sizeof(float), s);
-    const PoolArray spectra(static_cast<std::size_t>(blocks) * static_cast<std::size_t>(n) * sizeof(std::int64_t), s);
-    const PoolArray magnitude(static_cast<std::size_t>(blocks) * sizeof(double), s);
+    const PoolArray pc(pixels * sizeof(float), s, true), ps(pixels * sizeof(float), s, true);
+    const PoolArray spectra(static_cast<std::size_t>(blocks) * static_cast<std::size_t>(n) * sizeof(std::int64_t), s, true);
+    const PoolArray magnitude(static_cast<std::size_t>(blocks) * sizeof(double), s, true);
     const auto fold = [&](int k, const ResidentImage& opened, const ResidentImage& closed) {
         foldAngle<T><<<blocks, kThreads, 0, s>>>(opened.view<T>(), closed.view<T>(), in.cos2[static_cast<std::size_t>(k)],
                                                  in.sin2[static_cast<std::size_t>(k)], pc.as<float>(), ps.as<float>(),

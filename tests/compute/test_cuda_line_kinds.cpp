@@ -1,10 +1,12 @@
 // The segment and periodic line kinds on the GPU (compute/cuda/kernel_line_morph.h) against
 // the CPU engine, bit for bit: every operator and pixel type (the special values of each
 // type included), angles on the axes, diagonals and between, lengths from 1 to past the image,
+// long segments through the device's run decomposition against the brute-force definition,
 // images smaller than the kernel, strided host views; through lineMorph on the CUDA backend
 // (what the CLI and the Python package call), the resident path (the window's GPU mode), and
 // sweeps of these kinds on the CUDA backend. Skips without a usable GPU.
 #include "compute/backend.h"
+#include "compute/cpu/digital_line_morph.h"
 #include "compute/cuda/kernel_line_morph.h"
 #include "compute/cuda/resident.h"
 #include "compute/line_kernel.h"
@@ -69,6 +71,33 @@ class TestCudaLineKinds : public QObject {
         }
     }
 
+    // Segments through the run decomposition on the device (digital_line_device.h) against the
+    // brute-force definition, with leaves small enough that the recursion goes several levels
+    // deep even for moderate λ (and at the CPU's default), every pixel type and operator.
+    template <class T>
+    void decompositionFor() {
+        const Image<T> img = imageOf<T>(301, 203, 17 + sizeof(T), test::ImageKind::Noise);
+        std::mt19937_64 rng(23 + sizeof(T));
+        int i = 0;
+        for (const int leaf : {2, 5, 0}) {
+            cpu::setDigitalLineLeafSize(leaf);
+            for (const int length : {25, 57, 130}) {
+                const double angle = std::uniform_real_distribution<double>(0, 180)(rng);
+                const MorphOp op = kOps[i++ % 5];
+                const LineParams p{angle, length, LineKind::Segment};
+                EngineOptions reference{Backend::Cpu};
+                reference.algorithm = LineAlgorithm::Reference;
+                Image<T> want(301, 203), got(301, 203);
+                lineMorph<T>(op, img.cview(), want.view(), p, reference);
+                lineMorph<T>(op, img.cview(), got.view(), p, {Backend::Cuda});
+                if (auto d = test::firstDifference(want, got)) {
+                    cpu::setDigitalLineLeafSize(0);
+                    QFAIL((where(LineKind::Segment, op, angle, length, 301, 203) + " leaf " + std::to_string(leaf) + ": " + *d).c_str());
+                }
+            }
+        }
+        cpu::setDigitalLineLeafSize(0);
+    }
 private slots:
     void initTestCase() {
         std::string why;
@@ -84,7 +113,7 @@ private slots:
         const Image<std::uint8_t> img = test::randomImage<std::uint8_t>(700, 530, 5, test::ImageKind::Blocky);
         for (const LineKind kind : {LineKind::Segment, LineKind::Periodic})
             for (const double angle : {0.0, 30.0, 45.0, 63.4, 90.0, 153.0})
-                for (const int length : {11, 41, kind == LineKind::Periodic ? 251 : 12})  // 251: 8 levels
+                for (const int length : {11, 41, 251})  // periodic 251: 8 levels; segments: the decomposition
                     for (const MorphOp op : kOps) {
                         Image<std::uint8_t> want(700, 530), got(700, 530);
                         lineMorph<std::uint8_t>(op, img.cview(), want.view(), {angle, length, kind}, {Backend::Cpu});
@@ -93,6 +122,10 @@ private slots:
                             QFAIL((where(kind, op, angle, length, 700, 530) + ": " + *d).c_str());
                     }
     }
+
+    void decompositionU8() { decompositionFor<std::uint8_t>(); }
+    void decompositionU16() { decompositionFor<std::uint16_t>(); }
+    void decompositionF32() { decompositionFor<float>(); }
 
     // A view into a bigger buffer (a stride that is not the width) in and out.
     void stridedViews() {
