@@ -60,6 +60,8 @@ Padding paddingOf(const std::vector<DigitalLinePiece>& pieces);
 //   Plane corner(const Plane& R, Offset u, Offset v): inner(R(p + u), R(p + v)), outside ignored;
 //   void fold(const Plane& F, const std::vector<Offset>& shifts):
 //       acc(p) = inner(acc(p), F(p + pad + s)) for each shift s, outside F ignored;
+//   void foldWindow(const Plane& F, Offset step, std::int64_t lo, std::int64_t hi, bool exact, Offset s):
+//       fold(window(F, step, lo, hi, exact), {s}), which an executor may do without the plane;
 // and Plane is movable and default-constructible (a default Plane holds no memory).
 template <class Exec>
 void accumulate(Exec& ex, const typename Exec::Plane& F, DigitalLinePiece pc) {
@@ -75,8 +77,7 @@ void accumulate(Exec& ex, const typename Exec::Plane& F, DigitalLinePiece pc) {
     const std::int64_t J = floorDivide((n - 1) * pc.num + pc.phase, pc.den);  // o(n−1); o(0) = 0
     std::int64_t m = 0;
     if (J == 0 && collinear(pc, &m)) {  // one run through the pixel: cut by the border exactly
-        const Plane run = ex.window(F, pc.major, m, m + n - 1, true);
-        ex.fold(run, {Offset{}});
+        ex.foldWindow(F, pc.major, m, m + n - 1, true, Offset{});
         return;
     }
     if (n <= leafSize()) {
@@ -86,7 +87,7 @@ void accumulate(Exec& ex, const typename Exec::Plane& F, DigitalLinePiece pc) {
         return;
     }
     if (J == 0) {  // one run off the pixel's line: read on the padding
-        ex.fold(ex.window(F, pc.major, 0, n - 1, false), {pc.base});
+        ex.foldWindow(F, pc.major, 0, n - 1, false, pc.base);
         return;
     }
     // Runs j = 0 … J start at K_j = ⌈(j·den − phase)/num⌉ (K_0 = 0); full runs 1 … J−1.
@@ -105,7 +106,7 @@ void accumulate(Exec& ex, const typename Exec::Plane& F, DigitalLinePiece pc) {
         } else if (L <= kRunPoints) {
             for (std::int64_t i = 0; i < L; ++i) pointShifts.push_back(plus(start, times(i, pc.major)));
         } else {
-            ex.fold(ex.window(F, pc.major, 0, L - 1, false), {start});
+            ex.foldWindow(F, pc.major, 0, L - 1, false, start);
         }
     };
     foldRun(pc.base, K1);

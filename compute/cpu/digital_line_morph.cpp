@@ -83,6 +83,10 @@ public:
         return out;
     }
 
+    void foldWindow(const Plane& F, Offset step, std::int64_t lo, std::int64_t hi, bool exact, Offset s) {
+        fold(window(F, step, lo, hi, exact), {s});
+    }
+
     Plane corner(const Plane& R, Offset u, Offset v) {
         Plane out(R.width, R.height, O::top());
         for (Offset s : {u, v})

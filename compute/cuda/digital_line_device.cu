@@ -23,49 +23,122 @@ struct FoldShifts {
     int n;
 };
 
-dim3 gridFor(int w, int h) { return dim3((w + kBlockX - 1) / kBlockX, (h + kBlockY - 1) / kBlockY); }
+// A thread takes a 32-bit word of u8 or u16 pixels (lattice_table.cuh's runs): a warp moves
+// 128 bytes an instruction rather than 32.
+using lattice::kPeriodicRun;
+using lattice::storeRun;
+
+template <class T>
+dim3 gridFor(int w, int h) {
+    constexpr int N = kPeriodicRun<T>;
+    return dim3((w + kBlockX * N - 1) / (kBlockX * N), (h + kBlockY - 1) / kBlockY);
+}
 
 // F = the source, canonical, in the middle of a plane padded by (padX, padY) of the neutral value.
 template <class T, bool IsMin>
 __global__ void padCopy(DeviceImageView<const T> src, DeviceImageView<T> F, int padX, int padY) {
-    const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
-    if (x >= F.width || y >= F.height) return;
-    const int sx = x - padX, sy = y - padY;
-    F.at(x, y) = sx >= 0 && sx < src.width && sy >= 0 && sy < src.height ? canonical(src.at(sx, sy))
-                                                                         : ExtremeOp<T, IsMin>::neutral();
+    constexpr int N = kPeriodicRun<T>;
+    const int x0 = (blockIdx.x * kBlockX + threadIdx.x) * N, y = blockIdx.y * kBlockY + threadIdx.y;
+    if (x0 >= F.width || y >= F.height) return;
+    const int sy = y - padY;
+    T v[N];
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+        const int sx = x0 + i - padX;
+        v[i] = sx >= 0 && sx < src.width && sy >= 0 && sy < src.height ? canonical(__ldg(&src.at(sx, sy)))
+                                                                       : ExtremeOp<T, IsMin>::neutral();
+    }
+    storeRun(F, x0, y, v);
 }
 
 template <class T, bool IsMin>
 __global__ void fillNeutral(DeviceImageView<T> out) {
-    const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
-    if (x < out.width && y < out.height) out.at(x, y) = ExtremeOp<T, IsMin>::neutral();
+    constexpr int N = kPeriodicRun<T>;
+    const int x0 = (blockIdx.x * kBlockX + threadIdx.x) * N, y = blockIdx.y * kBlockY + threadIdx.y;
+    if (x0 >= out.width || y >= out.height) return;
+    T v[N];
+#pragma unroll
+    for (int i = 0; i < N; ++i) v[i] = ExtremeOp<T, IsMin>::neutral();
+    storeRun(out, x0, y, v);
 }
 
 // out(p) = inner(R(p + u), R(p + v)), the positions outside R ignored.
 template <class T, bool IsMin>
 __global__ void cornerOf(DeviceImageView<const T> R, DeviceImageView<T> out, int2 u, int2 v) {
     using Op = ExtremeOp<T, IsMin>;
-    const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
-    if (x >= out.width || y >= out.height) return;
-    const auto read = [&](int2 s) {
+    constexpr int N = kPeriodicRun<T>;
+    const int x0 = (blockIdx.x * kBlockX + threadIdx.x) * N, y = blockIdx.y * kBlockY + threadIdx.y;
+    if (x0 >= out.width || y >= out.height) return;
+    const auto read = [&](int x, int2 s) {
         const int sx = x + s.x, sy = y + s.y;
         return sx >= 0 && sx < R.width && sy >= 0 && sy < R.height ? __ldg(&R.at(sx, sy)) : Op::neutral();
     };
-    out.at(x, y) = Op::apply(read(u), read(v));
+    T o[N];
+#pragma unroll
+    for (int i = 0; i < N; ++i) o[i] = Op::apply(read(x0 + i, u), read(x0 + i, v));
+    storeRun(out, x0, y, o);
+}
+
+// acc(p) = inner(acc(p), the window [lo, hi] along step at p + shift of the levels' source):
+// a long window's query folded straight into the output, without a plane of its own.
+template <class T, bool IsMin>
+__global__ void foldRange(lattice::PeriodicLevels<T> levels, int width, int height, DeviceImageView<T> acc, int2 shift,
+                          int2 step, int lo, int hi) {
+    using Op = ExtremeOp<T, IsMin>;
+    constexpr int N = kPeriodicRun<T>;
+    const int x0 = (blockIdx.x * kBlockX + threadIdx.x) * N, y = blockIdx.y * kBlockY + threadIdx.y;
+    if (x0 >= acc.width || y >= acc.height) return;
+    T a[N];
+    const int qy = y + shift.y;
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+        a[i] = acc.at(min(x0 + i, acc.width - 1), y);
+        const int qx = x0 + i + shift.x;
+        if (qx >= 0 && qx < width && qy >= 0 && qy < height)
+            a[i] = Op::apply(a[i], lattice::rangeExtreme<T, IsMin>(levels, qx, qy, width, height, step.x, step.y, lo, hi));
+    }
+    storeRun(acc, x0, y, a);
+}
+
+// v[i] = inner(v[i], F(sx0 + i, sy)) for the N pixels of a thread's run, those outside F ignored.
+template <class T, bool IsMin, int N>
+__device__ void foldPixels(const DeviceImageView<const T>& F, int sx0, int sy, T (&v)[N]) {
+    if (sy < 0 || sy >= F.height) return;
+    const T* row = F.row(sy);
+#pragma unroll
+    for (int i = 0; i < N; ++i)
+        if (sx0 + i >= 0 && sx0 + i < F.width) v[i] = ExtremeOp<T, IsMin>::apply(v[i], __ldg(row + sx0 + i));
+}
+
+// out(p) = inner of F(p + i·step), i = lo … hi, the positions outside F ignored: a short
+// window in one pass (a sparse table takes a pass a level and one for the query).
+constexpr int kShortWindow = 8;
+
+template <class T, bool IsMin>
+__global__ void shortWindow(DeviceImageView<const T> F, DeviceImageView<T> out, int2 step, int lo, int hi) {
+    using Op = ExtremeOp<T, IsMin>;
+    constexpr int N = kPeriodicRun<T>;
+    const int x0 = (blockIdx.x * kBlockX + threadIdx.x) * N, y = blockIdx.y * kBlockY + threadIdx.y;
+    if (x0 >= out.width || y >= out.height) return;
+    T o[N];
+#pragma unroll
+    for (int i = 0; i < N; ++i) o[i] = Op::neutral();
+    for (int k = lo; k <= hi; ++k) foldPixels<T, IsMin>(F, x0 + k * step.x, y + k * step.y, o);
+    storeRun(out, x0, y, o);
 }
 
 // acc(p) = inner(acc(p), F(p + pad + s)) for the shifts, the positions outside F ignored.
 template <class T, bool IsMin>
 __global__ void foldShifts(DeviceImageView<const T> F, DeviceImageView<T> acc, int padX, int padY, FoldShifts shifts) {
     using Op = ExtremeOp<T, IsMin>;
-    const int x = blockIdx.x * kBlockX + threadIdx.x, y = blockIdx.y * kBlockY + threadIdx.y;
-    if (x >= acc.width || y >= acc.height) return;
-    T a = acc.at(x, y);
-    for (int i = 0; i < shifts.n; ++i) {
-        const int sx = x + padX + shifts.s[i].x, sy = y + padY + shifts.s[i].y;
-        if (sx >= 0 && sx < F.width && sy >= 0 && sy < F.height) a = Op::apply(a, __ldg(&F.at(sx, sy)));
-    }
-    acc.at(x, y) = a;
+    constexpr int N = kPeriodicRun<T>;
+    const int x0 = (blockIdx.x * kBlockX + threadIdx.x) * N, y = blockIdx.y * kBlockY + threadIdx.y;
+    if (x0 >= acc.width || y >= acc.height) return;
+    T a[N];
+#pragma unroll
+    for (int i = 0; i < N; ++i) a[i] = acc.at(min(x0 + i, acc.width - 1), y);  // past the row's end: not stored
+    for (int k = 0; k < shifts.n; ++k) foldPixels<T, IsMin>(F, x0 + padX + shifts.s[k].x, y + padY + shifts.s[k].y, a);
+    storeRun(acc, x0, y, a);
 }
 
 template <class T>
@@ -90,6 +163,12 @@ public:
     // Sparse-table windows are exact at the border whether asked or not.
     Plane window(const Plane& F, Offset step, std::int64_t lo, std::int64_t hi, bool /*exact*/) {
         Plane out(F.view.width, F.view.height, s_);
+        if (hi - lo + 1 <= kShortWindow) {
+            shortWindow<T, IsMin><<<gridFor<T>(out.view.width, out.view.height), dim3(kBlockX, kBlockY), 0, s_>>>(
+                F.view, out.view, int2{step.dx, step.dy}, static_cast<int>(lo), static_cast<int>(hi));
+            LS_CUDA_CHECK_LAUNCH("shortWindow");
+            return out;
+        }
         const int top = lattice::periodicTopLevel(step, static_cast<int>(hi - lo + 1), F.view.width, F.view.height);
         const PoolArray levels(static_cast<std::size_t>(top) * F.bytes(), s_);
         latticeRange<T>(IsMin, F.view, out.view, step, static_cast<int>(lo), static_cast<int>(hi), top, levels.as<T>(),
@@ -99,10 +178,28 @@ public:
 
     Plane corner(const Plane& R, Offset u, Offset v) {
         Plane out(R.view.width, R.view.height, s_);
-        cornerOf<T, IsMin><<<gridFor(out.view.width, out.view.height), dim3(kBlockX, kBlockY), 0, s_>>>(
+        cornerOf<T, IsMin><<<gridFor<T>(out.view.width, out.view.height), dim3(kBlockX, kBlockY), 0, s_>>>(
             R.view, out.view, int2{u.dx, u.dy}, int2{v.dx, v.dy});
         LS_CUDA_CHECK_LAUNCH("cornerOf");
         return out;
+    }
+
+    void foldWindow(const Plane& F, Offset step, std::int64_t lo, std::int64_t hi, bool /*exact*/, Offset shift) {
+        if (hi - lo + 1 <= 2 * kFoldShifts) {  // its points, folded straight from F
+            std::vector<Offset> points;
+            for (std::int64_t i = lo; i <= hi; ++i)
+                points.push_back({static_cast<int>(shift.dx + i * step.dx), static_cast<int>(shift.dy + i * step.dy)});
+            fold(F, points);
+            return;
+        }
+        const int top = lattice::periodicTopLevel(step, static_cast<int>(hi - lo + 1), F.view.width, F.view.height);
+        const PoolArray levels(static_cast<std::size_t>(top) * F.bytes(), s_);
+        lattice::buildLevels<T>(IsMin, F.view, step, top, levels.as<T>(), F.bytes(), s_);
+        const lattice::PeriodicLevels<T> table{F.view, levels.as<const unsigned char>(), F.bytes(), F.view.pitch};
+        foldRange<T, IsMin><<<gridFor<T>(acc_.width, acc_.height), dim3(kBlockX, kBlockY), 0, s_>>>(
+            table, F.view.width, F.view.height, acc_, int2{padX_ + shift.dx, padY_ + shift.dy}, int2{step.dx, step.dy},
+            static_cast<int>(lo), static_cast<int>(hi));
+        LS_CUDA_CHECK_LAUNCH("foldRange");
     }
 
     void fold(const Plane& F, const std::vector<Offset>& shifts) {
@@ -110,7 +207,7 @@ public:
             FoldShifts batch{};
             batch.n = static_cast<int>(std::min<std::size_t>(kFoldShifts, shifts.size() - first));
             for (int i = 0; i < batch.n; ++i) batch.s[i] = int2{shifts[first + i].dx, shifts[first + i].dy};
-            foldShifts<T, IsMin><<<gridFor(acc_.width, acc_.height), dim3(kBlockX, kBlockY), 0, s_>>>(F.view, acc_, padX_,
+            foldShifts<T, IsMin><<<gridFor<T>(acc_.width, acc_.height), dim3(kBlockX, kBlockY), 0, s_>>>(F.view, acc_, padX_,
                                                                                                        padY_, batch);
             LS_CUDA_CHECK_LAUNCH("foldShifts");
         }
@@ -135,9 +232,9 @@ void runStage(DeviceImageView<const T> src, DeviceImageView<T> dst, const std::v
               cudaStream_t s) {
     const digital_line::Padding pad = digital_line::paddingOf(pieces);
     DevicePlane<T> F(src.width + 2 * pad.x, src.height + 2 * pad.y, s);
-    padCopy<T, IsMin><<<gridFor(F.view.width, F.view.height), dim3(kBlockX, kBlockY), 0, s>>>(src, F.view, pad.x, pad.y);
+    padCopy<T, IsMin><<<gridFor<T>(F.view.width, F.view.height), dim3(kBlockX, kBlockY), 0, s>>>(src, F.view, pad.x, pad.y);
     LS_CUDA_CHECK_LAUNCH("padCopy");
-    fillNeutral<T, IsMin><<<gridFor(dst.width, dst.height), dim3(kBlockX, kBlockY), 0, s>>>(dst);
+    fillNeutral<T, IsMin><<<gridFor<T>(dst.width, dst.height), dim3(kBlockX, kBlockY), 0, s>>>(dst);
     LS_CUDA_CHECK_LAUNCH("fillNeutral");
     DeviceExecutor<T, IsMin> ex(dst, pad.x, pad.y, s);
     for (const DigitalLinePiece& p : pieces) digital_line::accumulate(ex, F, p);

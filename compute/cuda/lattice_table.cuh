@@ -53,11 +53,6 @@ __device__ __host__ inline int stepsInside(int x, int y, int dx, int dy, int w, 
     return k;
 }
 
-template <class T>
-__device__ bool inImage(long long x, long long y, const DeviceImageView<T>& image) {
-    return x >= 0 && x < image.width && y >= 0 && y < image.height;
-}
-
 // Pixels a thread for the periodic passes: a 32-bit word of u8 or u16 pixels, so that a
 // warp moves 128 bytes an instruction rather than 32.
 template <class T>
@@ -107,25 +102,33 @@ __global__ void periodicLevels(DeviceImageView<const T> prev, DeviceImageView<T>
     if (upper.data) storeRun(upper, x0, y, high);
 }
 
+// The extreme of the levels' source at (x, y) + k·v, k in [lo, hi] ∩ the line's pixels in the
+// w×h image ((x, y) inside it); the neutral value when none of them is.
+template <class T, bool IsMin>
+__device__ T rangeExtreme(const PeriodicLevels<T>& levels, int x, int y, int w, int h, int vx, int vy, int lo, int hi) {
+    using Op = ExtremeOp<T, IsMin>;
+    // Most windows lie in the image: only the others need the divisions of stepsInside.
+    const auto inside = [&](long long px, long long py) { return px >= 0 && px < w && py >= 0 && py < h; };
+    const bool whole = inside(x + static_cast<long long>(lo) * vx, y + static_cast<long long>(lo) * vy) &&
+                       inside(x + static_cast<long long>(hi) * vx, y + static_cast<long long>(hi) * vy);
+    const int l = whole ? lo : max(lo, -stepsInside(x, y, -vx, -vy, w, h));
+    const int r = whole ? hi : min(hi, stepsInside(x, y, vx, vy, w, h));
+    if (r < l) return Op::neutral();
+    const int j = 31 - __clz(r - l + 1);
+    const int second = r - (1 << j) + 1;
+    return canonical(Op::apply(levels.at(j, x + l * vx, y + l * vy), levels.at(j, x + second * vx, y + second * vy)));
+}
+
 // dst(p) = extreme of src(p + k·v) for k in [lo, hi] ∩ the line's pixels in the image.
 template <class T, bool IsMin>
 __global__ void periodicQuery(PeriodicLevels<T> levels, DeviceImageView<T> dst, int vx, int vy, int lo, int hi) {
-    using Op = ExtremeOp<T, IsMin>;
     constexpr int N = kPeriodicRun<T>;
     const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * N, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x0 >= dst.width || y >= dst.height) return;
     T out[N];
 #pragma unroll
-    for (int i = 0; i < N; ++i) {
-        const int x = min(x0 + i, dst.width - 1);
-        // Most windows lie in the image: only the others need the divisions of stepsInside.
-        const bool whole = inImage(x + lo * vx, y + lo * vy, dst) && inImage(x + hi * vx, y + hi * vy, dst);
-        const int l = whole ? lo : max(lo, -stepsInside(x, y, -vx, -vy, dst.width, dst.height));
-        const int r = whole ? hi : min(hi, stepsInside(x, y, vx, vy, dst.width, dst.height));
-        const int j = 31 - __clz(r - l + 1);
-        const int second = r - (1 << j) + 1;
-        out[i] = canonical(Op::apply(levels.at(j, x + l * vx, y + l * vy), levels.at(j, x + second * vx, y + second * vy)));
-    }
+    for (int i = 0; i < N; ++i)
+        out[i] = rangeExtreme<T, IsMin>(levels, min(x0 + i, dst.width - 1), y, dst.width, dst.height, vx, vy, lo, hi);
     storeRun(dst, x0, y, out);
 }
 
@@ -141,18 +144,17 @@ inline int periodicTopLevel(Offset v, int length, int width, int height) {
 
 }  // namespace lattice
 
-// dst(p) = the extreme (min when isMin) of src(p + k·v), k ∈ [lo, hi] ∩ the line's pixels in
-// the image; `top` = periodicTopLevel(v, hi − lo + 1, …) levels above the source live in
-// `scratch`, `plane` bytes apart (rows padded as devicePitch). Enqueued on `s`.
+namespace lattice {
+
+// Levels 1 … top of src's sparse table along v into `scratch`, `plane` bytes apart (rows
+// padded as devicePitch). Enqueued on `s`.
 template <class T>
-void latticeRange(bool isMin, DeviceImageView<const T> src, DeviceImageView<T> dst, Offset v, int lo, int hi, int top,
-                  T* scratch, std::size_t plane, cudaStream_t s) {
-    using namespace lattice;
+void buildLevels(bool isMin, DeviceImageView<const T> src, Offset v, int top, T* scratch, std::size_t plane,
+                 cudaStream_t s) {
     constexpr int N = kPeriodicRun<T>;
-    const dim3 grid((dst.width + kBlockX * N - 1) / (kBlockX * N), (dst.height + kBlockY - 1) / kBlockY);
+    const dim3 grid((src.width + kBlockX * N - 1) / (kBlockX * N), (src.height + kBlockY - 1) / kBlockY);
     const dim3 block(kBlockX, kBlockY);
     const std::size_t pitch = plane / static_cast<std::size_t>(src.height);
-    const PeriodicLevels<T> levels{src, reinterpret_cast<const unsigned char*>(scratch), plane, pitch};
     const auto level = [&](int j) {  // j ≥ 1, in scratch
         return DeviceImageView<T>{reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(scratch) + (j - 1) * plane),
                                   src.width, src.height, pitch};
@@ -165,6 +167,23 @@ void latticeRange(bool isMin, DeviceImageView<const T> src, DeviceImageView<T> d
         else periodicLevels<T, false><<<grid, block, 0, s>>>(prev, next, upper, jump * v.dx, jump * v.dy);
         LS_CUDA_CHECK_LAUNCH("periodicLevels");
     }
+}
+
+}  // namespace lattice
+
+// dst(p) = the extreme (min when isMin) of src(p + k·v), k ∈ [lo, hi] ∩ the line's pixels in
+// the image; `top` = periodicTopLevel(v, hi − lo + 1, …) levels above the source live in
+// `scratch`, `plane` bytes apart (rows padded as devicePitch). Enqueued on `s`.
+template <class T>
+void latticeRange(bool isMin, DeviceImageView<const T> src, DeviceImageView<T> dst, Offset v, int lo, int hi, int top,
+                  T* scratch, std::size_t plane, cudaStream_t s) {
+    using namespace lattice;
+    constexpr int N = kPeriodicRun<T>;
+    const dim3 grid((dst.width + kBlockX * N - 1) / (kBlockX * N), (dst.height + kBlockY - 1) / kBlockY);
+    const dim3 block(kBlockX, kBlockY);
+    buildLevels<T>(isMin, src, v, top, scratch, plane, s);
+    const PeriodicLevels<T> levels{src, reinterpret_cast<const unsigned char*>(scratch), plane,
+                                   plane / static_cast<std::size_t>(src.height)};
     if (isMin) periodicQuery<T, true><<<grid, block, 0, s>>>(levels, dst, v.dx, v.dy, lo, hi);
     else periodicQuery<T, false><<<grid, block, 0, s>>>(levels, dst, v.dx, v.dy, lo, hi);
     LS_CUDA_CHECK_LAUNCH("periodicQuery");
