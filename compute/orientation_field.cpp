@@ -1,7 +1,8 @@
 // Block orientation field from line openings and closings at angles over 180°. Both methods
 // end in doubled-angle vectors per block (doubling makes 0° and 180° one direction, so
-// averages do not cancel), smoothed by Gaussians over blocks at two scales and blended by
-// the coarse scale's coherence.
+// averages do not cancel), smoothed by Gaussians over blocks at two scales (the coarse one
+// longer across the ridges than along them) and blended by the coarse scale's coherence; the
+// blocks at singular points keep their own vectors.
 #include "compute/orientation_field.h"
 
 #include "compute/line_morph.h"
@@ -204,6 +205,97 @@ void smoothBlocks(std::vector<double>& v, int bx, int by, double sigma) {
     pass(tmp, v, false);
 }
 
+// Blends the fine field (fc, fs) with the coarse one (cc, cs; cm the same window's Σ of the
+// vectors' lengths) in place: per block the unit vectors, the coarse one weighted by its
+// window's coherence |Σ V| / Σ |V| raised to `exponent`, the fine one by the rest.
+void blendFields(std::vector<double>& fc, std::vector<double>& fs, const std::vector<double>& cc,
+                 const std::vector<double>& cs, const std::vector<double>& cm, double exponent) {
+    for (std::size_t b = 0; b < fc.size(); ++b) {
+        const double coarse = std::hypot(cc[b], cs[b]), fine = std::hypot(fc[b], fs[b]);
+        if (!(coarse > 0)) continue;  // a flat window: keep the fine field
+        if (!(fine > 0)) {
+            fc[b] = cc[b];
+            fs[b] = cs[b];
+            continue;
+        }
+        const double w = std::pow(std::min(1.0, coarse / cm[b]), exponent);
+        fc[b] = w * cc[b] / coarse + (1 - w) * fc[b] / fine;
+        fs[b] = w * cs[b] / coarse + (1 - w) * fs[b] / fine;
+    }
+}
+
+// Gaussian window over blocks of σ `along` in the direction of the pilot field's ridges
+// (doubled-angle vectors pc, ps) at each block and σ `across` perpendicular to them, applied to
+// (c, s, m); edges renormalized. Across the ridges the orientation of equidistant ridges stays
+// nearly constant even where they bend, and a minutia's twist (odd across the ridges) cancels.
+void smoothAcrossRidges(const std::vector<double>& c, const std::vector<double>& s, const std::vector<double>& m,
+                        const std::vector<double>& pc, const std::vector<double>& ps, int bx, int by, double along,
+                        double across, std::vector<double>& oc, std::vector<double>& os, std::vector<double>& om) {
+    const int r = std::max(1, static_cast<int>(std::ceil(3 * std::max(along, across))));
+    const double ia = 0.5 / (along * along), ic = 0.5 / (across * across);
+    for (int y = 0; y < by; ++y)
+        for (int x = 0; x < bx; ++x) {
+            const std::size_t b = static_cast<std::size_t>(y) * static_cast<std::size_t>(bx) + static_cast<std::size_t>(x);
+            const double theta = 0.5 * std::atan2(ps[b], pc[b]);  // the ridge direction: (cos θ, −sin θ), y down
+            const double tx = std::cos(theta), ty = -std::sin(theta);
+            double sc = 0, ss = 0, sm = 0, norm = 0;
+            for (int dy = -r; dy <= r; ++dy) {
+                const int yy = y + dy;
+                if (yy < 0 || yy >= by) continue;
+                for (int dx = -r; dx <= r; ++dx) {
+                    const int xx = x + dx;
+                    if (xx < 0 || xx >= bx) continue;
+                    const double a = dx * tx + dy * ty, q = dy * tx - dx * ty;  // along, across
+                    const double g = std::exp(-(a * a * ia + q * q * ic));
+                    const std::size_t n = static_cast<std::size_t>(yy) * static_cast<std::size_t>(bx) + static_cast<std::size_t>(xx);
+                    sc += g * c[n];
+                    ss += g * s[n];
+                    sm += g * m[n];
+                    norm += g;
+                }
+            }
+            oc[b] = sc / norm;
+            os[b] = ss / norm;
+            om[b] = sm / norm;
+        }
+}
+
+// Singular points: where the smoothed field's doubled angle turns by ±360° around a vertex of
+// 2 × 2 blocks (Poincaré index ±½: a core or a delta; a whorl's centre shows as two), the
+// neighbours' vectors cancel in every window and what is left is dominated by the blocks around,
+// so the four blocks take their own measured vector (c, s) instead. Only where the 4 × 4 blocks
+// around are clean: their own coherence (|V| / Σ|v|, weighted by √Σ|v|) averages at least
+// kSingularCleanness, so that noise (scratches, creases) does not trigger it.
+constexpr double kSingularCleanness = 0.6;
+
+void refineAtSingularPoints(std::vector<double>& fc, std::vector<double>& fs, const std::vector<double>& c,
+                            const std::vector<double>& s, const std::vector<double>& rootMagnitude, int bx, int by) {
+    auto at = [bx](int x, int y) { return static_cast<std::size_t>(y) * static_cast<std::size_t>(bx) + static_cast<std::size_t>(x); };
+    auto wrap = [](double a) { return std::remainder(a, 2 * std::numbers::pi); };
+    std::vector<unsigned char> singular(fc.size(), 0);
+    for (int y = 0; y + 1 < by; ++y)
+        for (int x = 0; x + 1 < bx; ++x) {
+            const double phi[4] = {std::atan2(fs[at(x, y)], fc[at(x, y)]), std::atan2(fs[at(x + 1, y)], fc[at(x + 1, y)]),
+                                   std::atan2(fs[at(x + 1, y + 1)], fc[at(x + 1, y + 1)]), std::atan2(fs[at(x, y + 1)], fc[at(x, y + 1)])};
+            double turn = 0;
+            for (int i = 0; i < 4; ++i) turn += wrap(phi[(i + 1) % 4] - phi[i]);
+            if (!(std::abs(turn) > std::numbers::pi)) continue;
+            double coherent = 0, weight = 0;  // Σ |V / √Σ|v|| = Σ coherence × √Σ|v|, and Σ √Σ|v|
+            for (int yy = std::max(0, y - 1); yy <= std::min(by - 1, y + 2); ++yy)
+                for (int xx = std::max(0, x - 1); xx <= std::min(bx - 1, x + 2); ++xx) {
+                    coherent += std::hypot(c[at(xx, yy)], s[at(xx, yy)]);
+                    weight += rootMagnitude[at(xx, yy)];
+                }
+            if (!(weight > 0) || coherent < kSingularCleanness * weight) continue;
+            singular[at(x, y)] = singular[at(x + 1, y)] = singular[at(x + 1, y + 1)] = singular[at(x, y + 1)] = 1;
+        }
+    for (std::size_t b = 0; b < fc.size(); ++b)
+        if (singular[b] && (c[b] != 0 || s[b] != 0)) {
+            fc[b] = c[b];
+            fs[b] = s[b];
+        }
+}
+
 // Separable Gaussian of σ pixels (mirrored border, as OpenCV's BORDER_REFLECT_101), times
 // `scale`, into U (rounded for integer U). The sweep of uint8 images then runs on uint16 pixels
 // × 256: as fast as uint8 (float line morphology is ~3× slower here) and without rounding the
@@ -271,6 +363,7 @@ OrientationField estimateOrientationField(ImageView<const T> image, const Orient
     if (!(p.coarseSmoothing >= 0)) throw Error("the coarse smoothing must be a non-negative number of blocks");
     if (!(p.presmoothing >= 0) || p.presmoothing > 100) throw Error("the presmoothing must be 0 … 100 pixels");
     if (!(p.blendExponent >= 0)) throw Error("the blend exponent must not be negative");
+    if (!(p.coarseAcross >= 0)) throw Error("the coarse smoothing across the ridges must be a non-negative number of blocks");
 
     OrientationField f;
     f.blockSize = p.blockSize;
@@ -307,12 +400,13 @@ OrientationField estimateOrientationField(ImageView<const T> image, const Orient
     // becomes coherence × √contrast, so that high-contrast noise (scratches, crease and smudge
     // edges) weighs less against faint but coherent ridges. Measured (tests/bench/task-results.md
     // §2): degraded prints 0.2° better on both generators, good ones unchanged.
+    std::vector<double> rootMagnitude(blocks, 0.0);  // √Σ|v|: the weights of refineAtSingularPoints
     for (std::size_t b = 0; b < blocks; ++b) {
         if (!(acc.magnitude[b] > 0)) {
             acc.c[b] = acc.s[b] = acc.magnitude[b] = 0;
             continue;
         }
-        const double root = std::sqrt(acc.magnitude[b]);
+        const double root = rootMagnitude[b] = std::sqrt(acc.magnitude[b]);
         acc.c[b] /= root;
         acc.s[b] /= root;
         acc.magnitude[b] = std::hypot(acc.c[b], acc.s[b]);
@@ -326,23 +420,21 @@ OrientationField estimateOrientationField(ImageView<const T> image, const Orient
     smoothBlocks(fc, f.blocksX, f.blocksY, p.smoothing);
     smoothBlocks(fs, f.blocksX, f.blocksY, p.smoothing);
     if (p.coarseSmoothing > 0) {
-        std::vector<double> cc = std::move(acc.c), cs = std::move(acc.s), cm = std::move(acc.magnitude);
+        std::vector<double> cc = acc.c, cs = acc.s, cm = acc.magnitude;
         smoothBlocks(cc, f.blocksX, f.blocksY, p.coarseSmoothing);
         smoothBlocks(cs, f.blocksX, f.blocksY, p.coarseSmoothing);
         smoothBlocks(cm, f.blocksX, f.blocksY, p.coarseSmoothing);
-        for (std::size_t b = 0; b < blocks; ++b) {
-            const double coarse = std::hypot(cc[b], cs[b]), fine = std::hypot(fc[b], fs[b]);
-            if (!(coarse > 0)) continue;  // a flat window: keep the fine field
-            if (!(fine > 0)) {
-                fc[b] = cc[b];
-                fs[b] = cs[b];
-                continue;
-            }
-            const double w = std::pow(std::min(1.0, coarse / cm[b]), p.blendExponent);
-            fc[b] = w * cc[b] / coarse + (1 - w) * fc[b] / fine;
-            fs[b] = w * cs[b] / coarse + (1 - w) * fs[b] / fine;
+        if (p.coarseAcross > p.coarseSmoothing) {
+            // The isotropic blend is the pilot whose ridge directions orient the coarse window:
+            // σ coarseSmoothing along the ridges, coarseAcross across them (see the header).
+            std::vector<double> pc = fc, ps = fs;
+            blendFields(pc, ps, cc, cs, cm, p.blendExponent);
+            smoothAcrossRidges(acc.c, acc.s, acc.magnitude, pc, ps, f.blocksX, f.blocksY, p.coarseSmoothing,
+                               p.coarseAcross, cc, cs, cm);
         }
+        blendFields(fc, fs, cc, cs, cm, p.blendExponent);
     }
+    if (p.refineSingularPoints) refineAtSingularPoints(fc, fs, acc.c, acc.s, rootMagnitude, f.blocksX, f.blocksY);
     f.angle.resize(blocks);
     for (std::size_t b = 0; b < blocks; ++b) {
         double a = 0.5 * std::atan2(fs[b], fc[b]) * 180 / std::numbers::pi;  // (-90, 90]

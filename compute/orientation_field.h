@@ -15,7 +15,8 @@ enum class OrientationMethod {
     // Default. Per block and angle k, Σ (closing_k − opening_k) over the block's pixels: small
     // along the ridges, large across them. The orientation is half the argument of the first
     // doubled-angle harmonic of that block spectrum (exact between sweep angles, no ties),
-    // smoothed over blocks at two scales blended by the coarse scale's coherence (see .cpp).
+    // smoothed over blocks at two scales blended by the coarse scale's coherence, the coarse
+    // window longer across the ridges, and kept unsmoothed at singular points (see below).
     BlockSpectrum,
     // The literal reading: each pixel's orientation map value (the arg of the supremum of
     // openings, and of the infimum of closings), averaged per block as doubled-angle vectors
@@ -34,11 +35,12 @@ struct OrientationFieldParams {
     int blockSize = 16;      // pixels a block (square); the field has ceil(W/b) × ceil(H/b) blocks
     int length = 0;          // λ of the segment; 0 = kDefaultOrientationLength
     int angleCount = 24;     // sweep angles over 180° (0, 180/n, …)
-    double smoothing = 0.6;  // σ of the Gaussian over blocks applied to (cos 2θ, sin 2θ); 0 = none
+    double smoothing = 0.8;  // σ of the (fine) Gaussian over blocks applied to (cos 2θ, sin 2θ); 0 = none
     LineKind kind = LineKind::Paths;  // the digital line of every opening and closing (line_kind.h)
     // Added by issue 21 (accuracy); the defaults are the ones measured best on two print
     // generators (tests/bench/task-results.md §2). Each can be switched off to get the
-    // field of before (λ 15, smoothing 1, euclideanLength false, presmoothing 0, coarseSmoothing 0).
+    // field of before (λ 15, smoothing 1, euclideanLength false, presmoothing 0, coarseSmoothing 0,
+    // refineSingularPoints false).
     // λ as a Euclidean length: the segment at α gets round(λ·max(|cos α|, |sin α|)) pixels, so
     // that every angle's segment is λ long (λ line-path pixels at 45° are 1.41 λ long: the
     // longer diagonals bias the harmonic toward 0° and 90°, by up to 3° on prints).
@@ -49,8 +51,18 @@ struct OrientationFieldParams {
     // per-pixel vectors); per block the unit vectors of the fine and coarse fields are then
     // blended with the coarse window's coherence c (|Σ V| / Σ |V|) raised to blendExponent:
     // the coarse field where the orientation is steady, the fine one near cores and deltas.
-    double coarseSmoothing = 1.25;
+    // With coarseAcross > coarseSmoothing the coarse window is anisotropic: σ coarseSmoothing
+    // along the ridges and coarseAcross across them, oriented by the isotropic blend (the pilot).
+    // Ridges of a print are nearly equidistant, so across them the orientation stays nearly
+    // constant even where they bend, and a minutia's twist of the ridges around it (of opposite
+    // signs on its two sides across the ridges) cancels there; along the ridges neither holds.
+    double coarseSmoothing = 1.0;
+    double coarseAcross = 1.6;
     double blendExponent = 2.0;
+    // Where the smoothed field turns by ±360° (doubled) around 2 × 2 blocks (a core, a delta, a
+    // whorl's centre) in clean surroundings, those blocks keep their own measured orientation:
+    // every window around a singular point mixes orientations that cancel (see the .cpp).
+    bool refineSingularPoints = true;
 };
 
 struct OrientationField {

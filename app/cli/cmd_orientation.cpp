@@ -41,7 +41,7 @@ constexpr const char* kHelp =
     "  --block B          the block size in pixels (default 16)\n"
     "  --length L         the segment's Euclidean length (default 9: about one ridge period at 500 dpi)\n"
     "  --angle-count N    angles over 180° (default 24)\n"
-    "  --smoothing S      σ of the fine Gaussian over blocks (default 0.6; 0: none)\n"
+    "  --smoothing S      σ of the fine Gaussian over blocks (default 0.8; 0: none)\n"
     "  --method M         block (default) or pixel: each pixel's orientation-map angle (the\n"
     "                     supremum of openings, the infimum of closings) averaged per block\n"
     "  --csv OUT          also write bx,by,angle,coherence,weight,foreground a block\n"

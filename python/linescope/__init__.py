@@ -216,13 +216,13 @@ def spectrum(img, length=None, angles="0:180:1", op="open", *, peaks=4, min_prom
     block: the block size in pixels, 1 … 4096 (default 16).
     length: λ, a Euclidean length (default None: 9, about one ridge period at 500 dpi).
     angle_count: angles over 180°, 2 … MAX_SWEEP_ANGLES (default 24).
-    smoothing: σ of the fine Gaussian over blocks, 0 … 100 (default 0.6; 0: none).
+    smoothing: σ of the fine Gaussian over blocks, 0 … 100 (default 0.8; 0: none).
     method: "block" (default) or "pixel" (each pixel's orientation-map angle averaged per
         block).{engine}
 
     Returns an OrientationField.
     """)
-def orientation_field(img, *, block=16, length=None, angle_count=24, smoothing=0.6, method="block",
+def orientation_field(img, *, block=16, length=None, angle_count=24, smoothing=0.8, method="block",
                       backend="auto", algorithm="auto", threads=0):
     img = _refuse_gpu(img, "orientation_field")
     return OrientationField(**_linescope.orientation_field(

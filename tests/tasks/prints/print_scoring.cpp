@@ -20,6 +20,7 @@ OrientationFieldParams engineParamsBeforeIssue21() {
     p.euclideanLength = false;
     p.presmoothing = 0;
     p.coarseSmoothing = 0;
+    p.refineSingularPoints = false;
     return p;
 }
 

@@ -38,13 +38,14 @@ struct SetFigures {
                             // or with the wrong sign, ≈ 40°, fails here)
     double tieAllowance;    // the engine must be within this of the tensor (0: strictly better)
 };
-// Phase set, good prints: a tie with the tensor at σ 6 (2.59° against 2.53° on seeds 1–20, 2.21°
-// against 2.14° here): the one set of the four where the engine does not win.
+// Every set strictly: on the phase set's good prints the engine tied the tensor at σ 6 until
+// the across-ridge window and the refinement at singular points (2.21° against 2.14° here, and
+// an allowance of 0.25°); now 1.94°.
 constexpr SetFigures kSets[] = {
-    {PrintGenerator::Gabor, PrintQuality::Good, 2.31, 14, 5.0, 0.0},
-    {PrintGenerator::Gabor, PrintQuality::Degraded, 3.53, 16, 8.0, 0.0},
-    {PrintGenerator::Phase, PrintQuality::Good, 2.21, 6, 5.0, 0.25},
-    {PrintGenerator::Phase, PrintQuality::Degraded, 2.89, 12, 8.0, 0.0},
+    {PrintGenerator::Gabor, PrintQuality::Good, 2.38, 14, 5.0, 0.0},
+    {PrintGenerator::Gabor, PrintQuality::Degraded, 3.56, 16, 8.0, 0.0},
+    {PrintGenerator::Phase, PrintQuality::Good, 1.94, 6, 5.0, 0.0},
+    {PrintGenerator::Phase, PrintQuality::Degraded, 2.50, 12, 8.0, 0.0},
 };
 
 // Stripes cos(2π·s/period) with s the signed distance across lines at `deg` (design.md §1:
