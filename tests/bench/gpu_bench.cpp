@@ -6,7 +6,7 @@
 //
 //   linescope-gpu-bench [--out DIR] [--quick] [--reps N] [--warmup N] [--mask-style path|round]
 //                       [--only SECTION,...] [--no-check] [--dump-inputs DIR]
-//   sections: sweep640 open4096 sweep4k sweeptypes angles lengths paper contours granulometry kinds host npp (the copy floor
+//   sections: sweep640 open4096 sweep4k sweeptypes angles lengths paper contours granulometry kinds host npp field (the copy floor
 //   always runs)
 //
 // Device timings: CUDA events around each run on the engine's stream, warm-up runs first,
@@ -21,6 +21,7 @@
 #include "compute/cuda/device_image.h"
 #include "compute/cuda/granulometry_cuda.h"
 #include "compute/granulometry.h"
+#include "compute/orientation_field.h"
 #include "compute/line_kernel.h"
 #include "compute/image.h"
 #include "compute/line_morph.h"
@@ -83,14 +84,14 @@ struct Options {
 };
 
 const std::vector<std::string> kSections = {"sweep640", "open4096", "sweep4k",      "sweeptypes", "angles", "lengths",
-                                            "paper",    "contours", "granulometry", "kinds",      "host",   "npp"};
+                                            "paper",    "contours", "granulometry", "kinds",      "host",   "npp", "field"};
 
 [[noreturn]] void usage(const std::string& error) {
     std::cerr << "linescope-gpu-bench: " << error << "\n"
               << "usage: linescope-gpu-bench [--out DIR] [--quick] [--reps N] [--warmup N]\n"
               << "         [--mask-style path|round] [--only SECTION,...] [--no-check] [--dump-inputs DIR]\n"
               << "sections: sweep640 open4096 sweep4k sweeptypes angles lengths paper contours granulometry kinds host "
-                 "npp\n";
+                 "npp field\n";
     std::exit(2);
 }
 
@@ -605,6 +606,42 @@ void sectionGranulometry(Bench& b) {
         const bool same = gpu && cpu && gpu->sumsExact == cpu->sumsExact;
         b.emit("| " + fmtNum(angle) + "° | " + fmtMs(g.medianMs) + " | " + fmtMs(c.medianMs) + " | " +
                fmtNum(c.medianMs / g.medianMs) + "× | " + (same ? "= CPU" : "**differs**") + " |\n");
+    }
+    b.emit("\n");
+}
+
+// Issue 21's orientation field of a 500-dpi print (≤ 5 ms on the H100): estimateOrientationField
+// in this process (after warm-ups) on synthetic ridges of the bundled prints' sizes, the CUDA
+// backend with the default parameters and with the host's regularisation of before (fine σ
+// 0.6, the coarse window round, no refinement at singular points), the CPU beside; wall clock.
+void sectionField(Bench& b) {
+    b.emit("## Orientation field of a print (in-process, wall clock)\n\n"
+           "| print size | CUDA ms (median / min) | CUDA, host regularisation of before ms | CPU ms | check |\n"
+           "|---|---:|---:|---:|---|\n");
+    for (const auto& [w, h] : {std::pair{400, 450}, std::pair{324, 411}, std::pair{401, 459}}) {
+        std::vector<U8> host(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)  // curved ridges of a ~9-pixel period with some noise
+                host[static_cast<std::size_t>(y) * w + x] = static_cast<U8>(
+                    128 + 100 * std::sin(0.7 * (x * 0.8 + y * 0.6 + 0.002 * x * y)) + (x * 7919 + y * 104729) % 20);
+        const ImageView<const U8> view{host.data(), w, h};
+        linescope::OrientationFieldParams now, before;
+        before.smoothing = 0.6;
+        before.coarseAcross = before.coarseSmoothing;
+        before.refineSingularPoints = false;
+        linescope::OrientationField gpu, cpu;
+        const Stats g = timeHost(b.opt.warmup, b.opt.reps, [&](int) {
+            gpu = linescope::estimateOrientationField<U8>(view, now, EngineOptions{Backend::Cuda});
+        });
+        const Stats gb = timeHost(b.opt.warmup, b.opt.reps, [&](int) {
+            (void)linescope::estimateOrientationField<U8>(view, before, EngineOptions{Backend::Cuda});
+        });
+        const Stats c = timeHost(1, std::max(3, b.opt.reps / 3), [&](int) {
+            cpu = linescope::estimateOrientationField<U8>(view, now, EngineOptions{Backend::Cpu});
+        });
+        const bool same = gpu.angle == cpu.angle && gpu.coherence == cpu.coherence && gpu.foreground == cpu.foreground;
+        b.emit("| " + std::to_string(w) + "×" + std::to_string(h) + " | " + fmtMs(g.medianMs) + " / " + fmtMs(g.minMs) +
+               " | " + fmtMs(gb.medianMs) + " | " + fmtMs(c.medianMs) + " | " + (same ? "= CPU" : "**differs**") + " |\n");
     }
     b.emit("\n");
 }
@@ -1198,6 +1235,7 @@ int main(int argc, char** argv) {
         runSection(b, "contours", [&] { sectionContours(b); });
         runSection(b, "granulometry", [&] { sectionGranulometry(b); });
         runSection(b, "kinds", [&] { sectionKinds(b); });
+        runSection(b, "field", [&] { sectionField(b); });
         runSection(b, "host", [&] { sectionHost(b); });
         runSection(b, "npp", [&] { sectionNpp(b); });
         if (!b.opt.dumpInputs.empty())  // the cv2 peer reads these three whatever sections ran
