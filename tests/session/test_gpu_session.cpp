@@ -5,6 +5,8 @@
 // sweep's planes — equals the CPU engine's on the same parameters, bit for bit.
 #include "app/session/device_planes.h"
 #include "app/session/lesson.h"
+#include "app/session/orientation_workbench.h"
+#include "compute/orientation_field.h"
 #include "app/session/planes.h"
 #include "app/session/session.h"
 #include "compute/cuda/cuda_context.h"
@@ -17,6 +19,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <span>
@@ -312,6 +315,35 @@ private slots:
         back.spectrumShown = back.contoursShown = back.contoursVisible = true;
         session_->setViewOptions(back);
         session_->setLineKind(LineKind::Paths);
+    }
+
+    // The orientation-field workbench in GPU mode: the field computed on the CUDA backend
+    // (its block measurements on the device) equals the CPU engine's, and its singular points
+    // come with it.
+    void fieldWorkbenchOnTheDevice() {
+        const int w = 300, h = 260;
+        Image<std::uint8_t> img(w, h);
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)  // concentric ridges: a core in the middle
+                img.at(x, y) = static_cast<std::uint8_t>(128 + 100 * std::sin(0.7 * std::hypot(x - 150.0, y - 130.0)));
+        session_->setImage(AnyImage(Image<std::uint8_t>::copyOf(img.cview())));
+        ViewOptions fieldOnly;
+        fieldOnly.fieldWorkbench = true;
+        session_->setViewOptions(fieldOnly);
+        const SnapshotPtr s = settle(RequestKind::Field);
+        QVERIFY(s && s->ok() && s->field);
+        QCOMPARE(s->backend, Backend::Cuda);
+        EngineOptions cpu;
+        cpu.backend = Backend::Cpu;
+        const FieldParams& p = std::get<FieldParams>(s->request.params);
+        const OrientationField want = estimateOrientationField<std::uint8_t>(img.cview(), p.field, cpu);
+        QVERIFY(s->field->field.angle == want.angle);
+        QVERIFY(s->field->field.coherence == want.coherence);
+        QVERIFY(s->field->field.foreground == want.foreground);
+        QVERIFY(!s->field->singular.empty());  // the rings' centre
+        ViewOptions back;  // the other views live again for the tests after this one
+        back.spectrumShown = back.contoursShown = back.contoursVisible = true;
+        session_->setViewOptions(back);
     }
 
     // A CUDA failure in GPU mode (a failing device; too little device memory fails the same
