@@ -7,6 +7,7 @@
 #include "compute/pixel_rules.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -141,12 +142,18 @@ __global__ void foldShifts(DeviceImageView<const T> F, DeviceImageView<T> acc, i
     storeRun(acc, x0, y, a);
 }
 
+// Planes are told apart by a serial number, not their address: the pool hands a freed
+// plane's memory to the next one.
+inline std::atomic<std::uint64_t> planeSerial{0};
+
 template <class T>
 struct DevicePlane {
     PoolArray memory;
     DeviceImageView<T> view;
+    std::uint64_t serial = 0;
     DevicePlane() = default;
-    DevicePlane(int w, int h, cudaStream_t s) : memory(devicePitch(w, sizeof(T)) * static_cast<std::size_t>(h), s) {
+    DevicePlane(int w, int h, cudaStream_t s)
+        : memory(devicePitch(w, sizeof(T)) * static_cast<std::size_t>(h), s), serial(++planeSerial) {
         view = {memory.as<T>(), w, h, devicePitch(w, sizeof(T))};
     }
     std::size_t bytes() const { return view.pitch * static_cast<std::size_t>(view.height); }
@@ -193,9 +200,15 @@ public:
             return;
         }
         const int top = lattice::periodicTopLevel(step, static_cast<int>(hi - lo + 1), F.view.width, F.view.height);
-        const PoolArray levels(static_cast<std::size_t>(top) * F.bytes(), s_);
-        lattice::buildLevels<T>(IsMin, F.view, step, top, levels.as<T>(), F.bytes(), s_);
-        const lattice::PeriodicLevels<T> table{F.view, levels.as<const unsigned char>(), F.bytes(), F.view.pitch};
+        // The two end runs of a level read the same plane along the same step: one table.
+        if (!(table_.plane == F.serial && table_.step == step && table_.top >= top)) {
+            table_.levels = PoolArray(static_cast<std::size_t>(top) * F.bytes(), s_);
+            lattice::buildLevels<T>(IsMin, F.view, step, top, table_.levels.template as<T>(), F.bytes(), s_);
+            table_.plane = F.serial;
+            table_.step = step;
+            table_.top = top;
+        }
+        const lattice::PeriodicLevels<T> table{F.view, table_.levels.template as<const unsigned char>(), F.bytes(), F.view.pitch};
         foldRange<T, IsMin><<<gridFor<T>(acc_.width, acc_.height), dim3(kBlockX, kBlockY), 0, s_>>>(
             table, F.view.width, F.view.height, acc_, int2{padX_ + shift.dx, padY_ + shift.dy}, int2{step.dx, step.dy},
             static_cast<int>(lo), static_cast<int>(hi));
@@ -214,6 +227,13 @@ public:
     }
 
 private:
+    // The sparse table built last, kept for the next foldWindow on the same plane and step.
+    struct Table {
+        std::uint64_t plane = 0;  // the plane's serial (0: none)
+        Offset step;
+        int top = -1;
+        PoolArray levels;
+    } table_;
     DeviceImageView<T> acc_;
     int padX_, padY_;
     cudaStream_t s_;
