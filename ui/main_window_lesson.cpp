@@ -115,6 +115,9 @@ void MainWindow::setLessonMode(bool on) {
         lessonAction_->setChecked(on);
     }
     QFont f;  // the application's
+    // A region is drawn in the viewport, which the lesson's panes replace.
+    granulometry_->drawRegionButton()->setChecked(false);
+    granulometry_->drawRegionButton()->setEnabled(!on);
     if (on) {
         beforeLesson_ = {controlsDock_->isVisible(), spectrumDock_->isVisible(), contourDock_->isVisible(),
                          granulometryDock_->isVisible(), overlayAction_->isChecked()};

@@ -178,6 +178,11 @@ private slots:
         QTRY_VERIFY(!view->regionOutline()->isVisible());
         verifyShowsTheEngine();
         QCOMPARE(panel()->shown()->pixels, 96LL * 72);
+        // In lesson mode the viewport is away: nothing to draw on.
+        w_->setLessonMode(true);
+        QVERIFY(!panel()->drawRegionButton()->isEnabled());
+        w_->setLessonMode(false);
+        QVERIFY(panel()->drawRegionButton()->isEnabled());
     }
 
     void regionText() {
