@@ -95,7 +95,6 @@ void accumulate(Exec& ex, const typename Exec::Plane& F, DigitalLinePiece pc) {
     const std::int64_t K1 = ceilDivide(pc.den - pc.phase, pc.num);
     const std::int64_t KJ = ceilDivide(J * pc.den - pc.phase, pc.num);
     const Offset lastStart = plus(pc.base, plus(times(KJ, pc.major), times(J, pc.minor)));
-    Plane runWindow = ex.window(F, pc.major, 0, ell - 1, false);
     std::vector<Offset> windowShifts, pointShifts;
     // A run of L points from `start`: two windows of ℓ when L ≥ ℓ (a run is at most ℓ + 1),
     // else its points, or a window of its own when it is long.
@@ -115,7 +114,11 @@ void accumulate(Exec& ex, const typename Exec::Plane& F, DigitalLinePiece pc) {
         windowShifts.push_back(plus(pc.base, plus(times(K1, pc.major), pc.minor)));
         windowShifts.push_back(plus(pc.base, plus(times(KJ - ell, pc.major), times(J - 1, pc.minor))));
     }
-    ex.fold(runWindow, windowShifts);
+    // The window of ℓ points only where a fold or the corners read it (with ℓ longer than
+    // both end runs and J < 3, nothing does).
+    Plane runWindow;
+    if (!windowShifts.empty() || J >= 3) runWindow = ex.window(F, pc.major, 0, ell - 1, false);
+    if (!windowShifts.empty()) ex.fold(runWindow, windowShifts);
     if (!pointShifts.empty()) ex.fold(F, pointShifts);
     if (J < 3) return;
     // Corners between full runs j and j+1 (j = 1 … J−2) at base + K_{j+1}·A + j·B.
