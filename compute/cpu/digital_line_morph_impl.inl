@@ -75,6 +75,12 @@ void foldRow(T* __restrict o, const T* __restrict r, int n) {
     for (int x = 0; x < n; ++x) o[x] = O::inner(o[x], r[x]);
 }
 
+template <class T, class O>
+void foldRows4(T* __restrict o, const T* __restrict r0, const T* __restrict r1, const T* __restrict r2,
+               const T* __restrict r3, int n) {
+    for (int x = 0; x < n; ++x) o[x] = O::inner(O::inner(o[x], r0[x]), O::inner(O::inner(r1[x], r2[x]), r3[x]));
+}
+
 template <class T>
 void canonicalRow(const T* __restrict s, T* __restrict d, int n) {
     for (int x = 0; x < n; ++x) d[x] = canonical(s[x]);
@@ -151,18 +157,31 @@ public:
         return out;
     }
 
-    // A row at a time, every shift, so that the accumulator's row stays in the cache.
+    // A row at a time, every shift, so that the accumulator's row stays in the cache; the
+    // shifted rows that cover the whole row go four at a time (one load and store of the
+    // accumulator for four rows), the rest one by one.
     void fold(const Plane& F, const std::vector<Offset>& shifts) {
         if (shifts.empty()) return;
         forRows(H_, threads_, [&](int y) {
             T* a = acc_.row(y);
+            const T* full[4];
+            int nFull = 0;
             for (const Offset& s : shifts) {
                 const int sy = y + padY_ + s.dy;
                 if (sy < 0 || sy >= F.height) continue;
                 const int dx = padX_ + s.dx;
                 const int x0 = std::max(0, -dx), x1 = std::min(W_, F.width - dx);
-                if (x1 > x0) foldRow<T, O>(a + x0, F.row(sy) + dx + x0, x1 - x0);
+                if (x0 == 0 && x1 == W_) {
+                    full[nFull++] = F.row(sy) + dx;
+                    if (nFull == 4) {
+                        foldRows4<T, O>(a, full[0], full[1], full[2], full[3], W_);
+                        nFull = 0;
+                    }
+                } else if (x1 > x0) {
+                    foldRow<T, O>(a + x0, F.row(sy) + dx + x0, x1 - x0);
+                }
             }
+            for (int i = 0; i < nFull; ++i) foldRow<T, O>(a, full[i], W_);
         });
     }
 

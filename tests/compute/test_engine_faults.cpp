@@ -100,6 +100,30 @@ private slots:
         }
     }
 
+    // The segment and periodic kinds (cpu/digital_line_morph.h) on 3 threads: the padded
+    // planes, the window scratch and the row bands of every pass.
+    void lineKindsReportAllocationFailures() {
+        const auto img = test::randomImage<std::uint8_t>(131, 97, 4);
+        EngineOptions opt;
+        opt.backend = Backend::Cpu;
+        opt.threads = 3;
+        for (LineKind kind : {LineKind::Segment, LineKind::Periodic})
+            for (double angle : {30.0, 63.4, 45.0})
+                for (int length : {9, 41}) {
+                    const LineParams p{angle, length, kind};
+                    const auto want = lineMorph<std::uint8_t>(MorphOp::Open, img.cview(), p, opt);
+                    Image<std::uint8_t> got;
+                    const int failed =
+                        failEveryAllocation([&] { got = lineMorph<std::uint8_t>(MorphOp::Open, img.cview(), p, opt); },
+                                            [&] { QVERIFY(equal(got, want)); });
+                    QVERIFY2(failed > 0, qPrintable(QString("%1 angle %2 λ %3: %4")
+                                                        .arg(lineKindName(kind))
+                                                        .arg(angle)
+                                                        .arg(length)
+                                                        .arg(failed)));
+                }
+    }
+
     void contoursReportAllocationFailures() {
         Image<std::uint8_t> bin(120, 90);
         const auto noise = test::randomImage<std::uint8_t>(120, 90, 11);
