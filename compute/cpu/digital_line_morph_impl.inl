@@ -95,7 +95,7 @@ void forRows(int rows, int threads, const Body& body) {
     });
 }
 
-// The passes of digital_line::accumulate on the host, into the accumulator acc_ (W×H).
+// The passes of digital_line::accumulate on the host, into the accumulator acc_ (the output).
 template <class T, class O>
 class HostExecutor {
 public:
@@ -105,10 +105,9 @@ public:
     // shifted rows) rather than van Herk's three passes and two scratch planes.
     static constexpr std::int64_t kShortWindow = 4;
 
-    HostExecutor(int W, int H, int padX, int padY, int threads)
-        : W_(W), H_(H), padX_(padX), padY_(padY), threads_(threads), acc_(W, H) {
-        forRows(H_, threads_, [&](int y) { std::fill(acc_.row(y), acc_.row(y) + W_, O::top()); });
-    }
+    // acc: the output, W×H; its pixels are written by the first fold (or by finish()).
+    HostExecutor(ImageView<T> acc, int W, int H, int padX, int padY, int threads)
+        : W_(W), H_(H), padX_(padX), padY_(padY), threads_(threads), acc_(acc) {}
 
     Plane window(const Plane& F, Offset step, std::int64_t lo, std::int64_t hi, bool exact) {
         Plane out(F.width, F.height);
@@ -162,8 +161,10 @@ public:
     // accumulator for four rows), the rest one by one.
     void fold(const Plane& F, const std::vector<Offset>& shifts) {
         if (shifts.empty()) return;
+        const bool fresh = fresh_;  // the first fold writes the accumulator instead of reading it
         forRows(H_, threads_, [&](int y) {
             T* a = acc_.row(y);
+            bool started = !fresh;
             const T* full[4];
             int nFull = 0;
             for (const Offset& s : shifts) {
@@ -172,24 +173,41 @@ public:
                 const int dx = padX_ + s.dx;
                 const int x0 = std::max(0, -dx), x1 = std::min(W_, F.width - dx);
                 if (x0 == 0 && x1 == W_) {
-                    full[nFull++] = F.row(sy) + dx;
+                    const T* r = F.row(sy) + dx;
+                    if (!started) {
+                        std::copy(r, r + W_, a);
+                        started = true;
+                        continue;
+                    }
+                    full[nFull++] = r;
                     if (nFull == 4) {
                         foldRows4<T, O>(a, full[0], full[1], full[2], full[3], W_);
                         nFull = 0;
                     }
                 } else if (x1 > x0) {
+                    if (!started) {
+                        std::fill(a, a + W_, O::top());
+                        started = true;
+                    }
                     foldRow<T, O>(a + x0, F.row(sy) + dx + x0, x1 - x0);
                 }
             }
+            if (!started) std::fill(a, a + W_, O::top());
             for (int i = 0; i < nFull; ++i) foldRow<T, O>(a, full[i], W_);
         });
+        fresh_ = false;
     }
 
-    Plane& result() { return acc_; }
+    // The neutral value where no fold came (no piece).
+    void finish() {
+        if (fresh_) forRows(H_, threads_, [&](int y) { std::fill(acc_.row(y), acc_.row(y) + W_, O::top()); });
+        fresh_ = false;
+    }
 
 private:
     int W_, H_, padX_, padY_, threads_;
-    Plane acc_;
+    ImageView<T> acc_;
+    bool fresh_ = true;
 };
 
 template <class T, class O>
@@ -211,10 +229,9 @@ void run(ImageView<const T> src, ImageView<T> dst, const std::vector<DigitalLine
         canonicalRow<T>(s, f + pad.x, W);
         std::fill(f + pad.x + W, f + F.width, O::top());
     });
-    HostExecutor<T, O> ex(W, H, pad.x, pad.y, threads);
+    HostExecutor<T, O> ex(dst, W, H, pad.x, pad.y, threads);  // folds straight into the output
     for (const DigitalLinePiece& p : pieces) digital_line::accumulate(ex, F, p);
-    Plane<T>& acc = ex.result();
-    forRows(H, threads, [&](int y) { std::copy(acc.row(y), acc.row(y) + W, dst.row(y)); });
+    ex.finish();
 }
 
 }  // namespace
