@@ -114,7 +114,7 @@ void latticePass(const T* F, T* g, int W, int H, int ax, int ay, std::int64_t le
 
 // lo ≤ hi; A ≠ (0, 0); F and out are W×H, packed, distinct. With exactAtBorder false, a
 // window that the border cuts gets the neutral value instead (faster, for callers that never
-// read such pixels: the padded images of cpu/digital_line_morph.cpp). The passes split into
+// read such pixels: the padded images of cpu/digital_line_morph_impl.inl). The passes split into
 // row bands over up to `threads` workers (bands of whole blocks for the prefix and suffix).
 template <class T, class O>
 void latticeWindow(const T* F, T* out, int W, int H, Offset A, int lo, int hi, LatticeWindowScratch<T>& scratch,
