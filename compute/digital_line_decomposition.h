@@ -1,6 +1,6 @@
 // The recursive run decomposition of an erosion by a translation-invariant line kernel
 // (line_kernel.h: the digital segment, periodic lines), shared by the CPU
-// (cpu/digital_line_morph.cpp) and the GPU (cuda/digital_line_device.cu): the recursion
+// (cpu/digital_line_morph_impl.inl) and the GPU (cuda/digital_line_device.cu): the recursion
 // decides which passes to make, an executor makes them on its own planes.
 //
 // A piece {base + k·A + ⌊(k·num + phase)/den⌋·B : k < n} (0 ≤ num/den ≤ 1/2 after a change of

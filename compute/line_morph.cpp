@@ -50,22 +50,29 @@ bool overlaps(ImageView<const T> a, ImageView<T> b) {
 // op by a translation-invariant kernel: ε and δ by the digital line engine, composed.
 template <class T>
 void kernelLineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineKernel& kernel,
-                     LineAlgorithm algorithm) {
+                     LineAlgorithm algorithm, int threads) {
     if (algorithm == LineAlgorithm::Reference) {
         const Image<T> r = reference::referenceKernelMorph<T>(op, src, kernel.offsets());
         for (int y = 0; y < dst.height; ++y) std::copy(r.view().row(y), r.view().row(y) + dst.width, dst.row(y));
         return;
     }
+    // Along an axis or a diagonal the kernel is every pixel's line path: the paths engine.
+    double pathsAngle = 0;
+    if (cpu::straightAsPaths(kernel, &pathsAngle)) {
+        cpu::shearedLineMorph<T>(op, src, dst, lineFamily(pathsAngle, src.width, src.height), segmentOf(kernel.length),
+                                 threads);
+        return;
+    }
     switch (op) {
-    case MorphOp::Erode: cpu::digitalLineErodeDilate<T>(true, src, dst, kernel); return;
-    case MorphOp::Dilate: cpu::digitalLineErodeDilate<T>(false, src, dst, kernel); return;
+    case MorphOp::Erode: cpu::digitalLineErodeDilate<T>(true, src, dst, kernel, threads); return;
+    case MorphOp::Dilate: cpu::digitalLineErodeDilate<T>(false, src, dst, kernel, threads); return;
     case MorphOp::Open:
     case MorphOp::Close:
     case MorphOp::TopHat: {
         const bool erodeFirst = op != MorphOp::Close;
         Image<T> mid(src.width, src.height);
-        cpu::digitalLineErodeDilate<T>(erodeFirst, src, mid.view(), kernel);
-        cpu::digitalLineErodeDilate<T>(!erodeFirst, mid.cview(), dst, kernel);
+        cpu::digitalLineErodeDilate<T>(erodeFirst, src, mid.view(), kernel, threads);
+        cpu::digitalLineErodeDilate<T>(!erodeFirst, mid.cview(), dst, kernel, threads);
         if (op == MorphOp::TopHat)  // f − γ(f) ≥ 0: the opening is anti-extensive
             for (int y = 0; y < src.height; ++y)
                 for (int x = 0; x < src.width; ++x)
@@ -93,7 +100,7 @@ void lineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineP
             return;
         }
 #endif
-        kernelLineMorph<T>(op, src, dst, kernel, opt.algorithm);
+        kernelLineMorph<T>(op, src, dst, kernel, opt.algorithm, opt.threads);
         return;
     }
 #if LINESCOPE_HAVE_CUDA

@@ -15,8 +15,10 @@
 
 #include <QtTest>
 
+#include <exception>
 #include <functional>
 #include <new>
+#include <thread>
 
 using namespace linescope;
 
@@ -98,6 +100,42 @@ private slots:
                                                    [&] { QVERIFY(equal(got, want)); });
             QVERIFY2(failed > 0, qPrintable(QString("angle %1: %2").arg(angle).arg(failed)));
         }
+    }
+
+    // The segment and periodic kinds (cpu/digital_line_morph.h) on 3 threads: the padded
+    // planes, the window scratch, the straight kernels' paths engine and the row bands.
+    void lineKindsReportAllocationFailures() {
+        const auto img = test::randomImage<std::uint8_t>(131, 97, 4);
+        EngineOptions opt;
+        opt.backend = Backend::Cpu;
+        opt.threads = 3;
+        for (LineKind kind : {LineKind::Segment, LineKind::Periodic})
+            for (double angle : {30.0, 63.4, 45.0})
+                for (int length : {9, 41}) {
+                    const LineParams p{angle, length, kind};
+                    const auto want = lineMorph<std::uint8_t>(MorphOp::Open, img.cview(), p, opt);
+                    Image<std::uint8_t> got;
+                    // On a new thread each time: its buffer pool and window scratch start
+                    // empty, so every plane is allocated (and failed) again.
+                    const auto call = [&] {
+                        std::exception_ptr error;
+                        std::thread t([&] {
+                            try {
+                                got = lineMorph<std::uint8_t>(MorphOp::Open, img.cview(), p, opt);
+                            } catch (...) {
+                                error = std::current_exception();
+                            }
+                        });
+                        t.join();
+                        if (error) std::rethrow_exception(error);
+                    };
+                    const int failed = failEveryAllocation(call, [&] { QVERIFY(equal(got, want)); });
+                    QVERIFY2(failed > 0, qPrintable(QString("%1 angle %2 λ %3: %4")
+                                                        .arg(lineKindName(kind))
+                                                        .arg(angle)
+                                                        .arg(length)
+                                                        .arg(failed)));
+                }
     }
 
     void contoursReportAllocationFailures() {

@@ -190,6 +190,84 @@ private slots:
             }
     }
 
+    // Along the axes and diagonals (segments at 0°, 45°, 90°, 135°; periodic steps (1, 0),
+    // (0, 1), (1, ±1), whose angles reach ±2.8° around those) the kernel is every pixel's line
+    // path and the paths engine runs it (cpu::straightAsPaths): against the definition for
+    // every operator, odd and even λ, each pixel type.
+    void straightKernelsMatchDefinition() {
+        QStringList failures;
+        double pathsAngle = 0;
+        QVERIFY(cpu::straightAsPaths(lineKernel(LineKind::Segment, 45, 8), &pathsAngle));
+        QCOMPARE(pathsAngle, 45.0);
+        QVERIFY(cpu::straightAsPaths(lineKernel(LineKind::Periodic, 92.5, 7), &pathsAngle));
+        QCOMPARE(pathsAngle, 90.0);
+        QVERIFY(!cpu::straightAsPaths(lineKernel(LineKind::Segment, 2, 41), &pathsAngle));
+        QVERIFY(!cpu::straightAsPaths(lineKernel(LineKind::Periodic, 30, 41), &pathsAngle));
+        const Image<std::uint8_t> f8 = test::randomImage<std::uint8_t>(37, 29, 21);
+        const Image<std::uint16_t> f16 = test::randomImage<std::uint16_t>(29, 37, 22);
+        const Image<float> ff = test::finiteFloatImage(31, 23, 23, test::ImageKind::Noise);
+        for (LineKind kind : {LineKind::Segment, LineKind::Periodic})
+            for (double angle : {0.0, 45.0, 90.0, 135.0, 180.0, -45.0, 2.0, 43.5, 88.0, 137.5, 178.0})
+                for (int length : {1, 2, 3, 4, 9, 10, 31, 40, 64}) {
+                    const LineKernel kernel = lineKernel(kind, angle, length);
+                    if (!cpu::straightAsPaths(kernel, &pathsAngle)) continue;
+                    for (auto op : {MorphOp::Erode, MorphOp::Dilate, MorphOp::Open, MorphOp::Close, MorphOp::TopHat}) {
+                        const LineParams p{angle, length, kind};
+                        const std::string at = where(kind, angle, length) + " " + morphOpName(op);
+                        const auto check = [&]<class T>(const Image<T>& f) {
+                            const auto want = reference::referenceKernelMorph<T>(op, f.cview(), kernel.offsets());
+                            if (auto d = test::firstDifference(want, lineMorph<T>(op, f.cview(), p)))
+                                failures << QString::fromStdString(at + ": " + *d);
+                        };
+                        check(f8);
+                        check(f16);
+                        check(ff);
+                    }
+                }
+        for (const QString& f : failures.mid(0, 10)) qWarning("%s", qPrintable(f));
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.value(0)));
+    }
+
+    // The passes split into row bands over the thread pool (and the prefix and suffix passes
+    // into bands of whole blocks): any thread count gives the one-thread image, on an image
+    // tall enough for several bands and blocks, through the recursion (segments, a tiny leaf
+    // too) and the direct window (periodic lines).
+    void threadsGiveTheOneThreadImage() {
+        const Image<std::uint8_t> f = test::randomImage<std::uint8_t>(211, 389, 31);
+        const Image<float> ff = test::finiteFloatImage(157, 263, 32, test::ImageKind::Noise);
+        QStringList failures;
+        for (int leaf : {0, 2}) {
+            cpu::setDigitalLineLeafSize(leaf);
+            for (LineKind kind : {LineKind::Segment, LineKind::Periodic})
+                for (double angle : {12.0, 30.0, 63.4, 100.0, 151.0})
+                    for (int length : {5, 41, 120}) {
+                        const LineParams p{angle, length, kind};
+                        EngineOptions one;
+                        one.threads = 1;
+                        const auto want = lineMorph<std::uint8_t>(MorphOp::Open, f.cview(), p, one);
+                        const auto wantF = lineMorph<float>(MorphOp::Close, ff.cview(), p, one);
+                        for (int threads : {2, 3, 7}) {
+                            EngineOptions opt;
+                            opt.threads = threads;
+                            const std::string at = where(kind, angle, length) + " leaf " + std::to_string(leaf) +
+                                                   ", " + std::to_string(threads) + " threads";
+                            if (auto d = test::firstDifference(want, lineMorph<std::uint8_t>(MorphOp::Open, f.cview(), p, opt)))
+                                failures << QString::fromStdString(at + ": " + *d);
+                            if (auto d = test::firstDifference(wantF, lineMorph<float>(MorphOp::Close, ff.cview(), p, opt)))
+                                failures << QString::fromStdString(at + " (float): " + *d);
+                        }
+                        if (leaf == 0 && length == 41) {  // and one thread against the definition
+                            const auto ref = reference::referenceKernelMorph<std::uint8_t>(
+                                MorphOp::Open, f.cview(), lineKernel(kind, angle, length).offsets());
+                            if (auto d = test::firstDifference(ref, want))
+                                failures << QString::fromStdString(where(kind, angle, length) + " definition: " + *d);
+                        }
+                    }
+        }
+        for (const QString& msg : failures.mid(0, 10)) qWarning("%s", qPrintable(msg));
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.value(0)));
+    }
+
     // Longer than the image, and far longer: the kernel is clipped to what can reach it.
     void longerThanTheImage() {
         const Image<std::uint8_t> f = test::randomImage<std::uint8_t>(23, 17, 5);
