@@ -24,8 +24,9 @@ struct LineParams {
 
 // dst = op(src) by the segment; dst may not alias src. Throws Error on bad input
 // (empty image, size mismatch, λ < 1, NaN in float images, unavailable backend).
-// Segment and periodic kernels run on the CPU whatever the algorithm (only Reference differs:
-// the brute-force definition).
+// Segment and periodic kernels ignore the algorithm but Reference (the brute-force
+// definition): on the CPU the run decomposition (cpu/digital_line_morph.h), on the CUDA
+// backend cuda/kernel_line_morph.h.
 template <class T>
 void lineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineParams& p,
                const EngineOptions& opt = {});
