@@ -15,10 +15,7 @@ double valueAt(const AnyImage& img, int x, int y) {
 
 std::shared_ptr<const LessonStages> computeStages(const AnyImage& image, const LessonParams& p,
                                                   const EngineOptions& options) {
-    auto stages = std::make_shared<LessonStages>();
-    stages->op = p.op;
-    stages->line = p.line;
-    std::visit(
+    return std::visit(
         [&](const auto& img) {
             using T = std::remove_cvref_t<decltype(*img.data())>;
             Image<T> eroded = lineMorph<T>(MorphOp::Erode, img.cview(), p.line, options);
@@ -28,12 +25,9 @@ std::shared_ptr<const LessonStages> computeStages(const AnyImage& image, const L
             const Image<T>& first = p.op == MorphOp::Close ? dilated : eroded;
             Image<T> second = lineMorph<T>(p.op == MorphOp::Close ? MorphOp::Erode : MorphOp::Dilate, first.cview(),
                                            p.line, options);
-            stages->erosion = std::make_shared<const AnyImage>(std::move(eroded));
-            stages->dilation = std::make_shared<const AnyImage>(std::move(dilated));
-            stages->second = std::make_shared<const AnyImage>(std::move(second));
+            return lessonStagesOf<T>(p.op, p.line, std::move(eroded), std::move(dilated), std::move(second));
         },
         image);
-    return stages;
 }
 
 // What the stage of `minimum` read at the pin from `input`, and the pixel that won.

@@ -27,6 +27,19 @@ struct LessonStages {
     const std::shared_ptr<const AnyImage>& first() const { return op == MorphOp::Close ? dilation : erosion; }
 };
 
+// The stages of (op, line) from their three images, whichever side computed them.
+template <class T>
+std::shared_ptr<const LessonStages> lessonStagesOf(MorphOp op, const LineParams& line, Image<T> erosion,
+                                                   Image<T> dilation, Image<T> second) {
+    auto stages = std::make_shared<LessonStages>();
+    stages->op = op;
+    stages->line = line;
+    stages->erosion = std::make_shared<const AnyImage>(std::move(erosion));
+    stages->dilation = std::make_shared<const AnyImage>(std::move(dilation));
+    stages->second = std::make_shared<const AnyImage>(std::move(second));
+    return stages;
+}
+
 // One pixel a stage read at the pin, with its value in the stage's input.
 struct LessonWindowPixel {
     int x = 0, y = 0;

@@ -108,21 +108,13 @@ std::shared_ptr<const LessonStages> ResidentEngine::lessonStages(const Request& 
     const bool closing = p.op == MorphOp::Close;
     const auto second = cuda::lineMorphResident(closing ? MorphOp::Erode : MorphOp::Dilate, closing ? *dilated : *eroded,
                                                 p.line, options.algorithm, ctx);
-    auto stages = std::make_shared<LessonStages>();
-    stages->op = p.op;
-    stages->line = p.line;
-    std::visit(
+    return std::visit(
         [&](const auto& img) {
             using T = std::remove_cvref_t<decltype(*img.data())>;
-            const auto host = [](const cuda::ResidentImage& d) {
-                return std::make_shared<const AnyImage>(cuda::downloadResident<T>(d));
-            };
-            stages->erosion = host(*eroded);
-            stages->dilation = host(*dilated);
-            stages->second = host(*second);
+            return lessonStagesOf<T>(p.op, p.line, cuda::downloadResident<T>(*eroded), cuda::downloadResident<T>(*dilated),
+                                     cuda::downloadResident<T>(*second));
         },
         *request.image);
-    return stages;
 }
 
 }  // namespace linescope::session
