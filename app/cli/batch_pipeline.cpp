@@ -2,10 +2,16 @@
 
 #include "app/cli/batch_item.h"
 #include "app/cli/bounded_queue.h"
+#include "compute/backend.h"
+#include "compute/cuda_devices.h"
+#include "compute/image.h"
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <utility>
 
@@ -27,15 +33,26 @@ public:
         : plan_(plan), protected_(fileIdsOf(protectedFiles)), manifest_(manifest), progress_(progress),
           decoded_(static_cast<std::size_t>(plan.ioThreads)), computed_(static_cast<std::size_t>(plan.ioThreads)) {}
 
-    void run() {
+    BatchStageTimes run() {
         const int n = std::max(1, plan_.ioThreads);
+        const int engines = std::max<int>(1, static_cast<int>(plan_.devices.size()));
         activeDecoders_ = n;
+        activeEngines_ = engines;
+        decodeTimes_.assign(static_cast<std::size_t>(n), {});
+        writeTimes_.assign(static_cast<std::size_t>(n), {});
+        engineTimes_.assign(static_cast<std::size_t>(engines), {});
         std::vector<std::thread> threads;
-        for (int i = 0; i < n; ++i) threads.emplace_back([this] { decodeLoop(); });
-        threads.emplace_back([this] { engineLoop(); });
-        for (int i = 0; i < n; ++i) threads.emplace_back([this] { writeLoop(); });
+        for (int i = 0; i < n; ++i) threads.emplace_back([this, i] { decodeLoop(decodeTimes_[i]); });
+        for (int e = 0; e < engines; ++e) threads.emplace_back([this, e] { engineLoop(e); });
+        for (int i = 0; i < n; ++i) threads.emplace_back([this, i] { writeLoop(writeTimes_[i]); });
         for (std::thread& t : threads) t.join();
         if (manifestError_) std::rethrow_exception(manifestError_);
+        BatchStageTimes t;
+        t.decoding = sum(decodeTimes_);
+        t.writing = sum(writeTimes_);
+        t.engines = engineTimes_;
+        t.devices = plan_.devices;
+        return t;
     }
 
 private:
@@ -47,26 +64,67 @@ private:
         return false;
     }
 
-    void decodeLoop() {
+    // Each thread counts its own stage's time; run() adds them up after the joins.
+    template <class Phase>
+    static bool timed(BatchStageTimes::Stage& stage, Phase&& phase) {
+        const auto start = std::chrono::steady_clock::now();
+        const bool ok = phase();
+        stage.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        ++stage.files;
+        return ok;
+    }
+
+    static BatchStageTimes::Stage sum(const std::vector<BatchStageTimes::Stage>& stages) {
+        BatchStageTimes::Stage total;
+        total.threads = static_cast<int>(stages.size());
+        for (const auto& s : stages) {
+            total.files += s.files;
+            total.seconds += s.seconds;
+        }
+        return total;
+    }
+
+    void decodeLoop(BatchStageTimes::Stage& times) {
         for (std::size_t i = next_++; i < plan_.tasks.size(); i = next_++) {
             auto item = std::make_unique<Item>();
             item->index = i;
-            if (step(*item, [&] { decodeBatchItem(*plan_.job, plan_.tasks[i], protected_, item->work); }))
+            if (timed(times, [&] {
+                    return step(*item, [&] { decodeBatchItem(*plan_.job, plan_.tasks[i], protected_, item->work); });
+                }))
                 decoded_.push(std::move(item));
         }
         if (--activeDecoders_ == 0) decoded_.close();
     }
 
-    void engineLoop() {
-        while (ItemPtr item = decoded_.pop().value_or(nullptr))
-            if (step(*item, [&] { computeBatchItem(*plan_.job, plan_.tasks[item->index], item->work); }))
+    // Engine thread `e`: on plan.devices[e] when devices are named. A device that cannot be
+    // used fails each item it takes with the reason (the others' threads go on).
+    void engineLoop(int e) {
+        BatchStageTimes::Stage& times = engineTimes_[static_cast<std::size_t>(e)];
+        times.threads = 1;
+        std::optional<CudaDeviceScope> device;
+        std::string deviceError;
+        if (!plan_.devices.empty()) {
+            try {
+                device.emplace(plan_.devices[static_cast<std::size_t>(e)]);
+            } catch (...) {
+                deviceError = describeCurrentFailure();
+            }
+        }
+        while (ItemPtr item = decoded_.pop().value_or(nullptr)) {
+            if (timed(times, [&] {
+                    return step(*item, [&] {
+                        if (!deviceError.empty()) throw Error(deviceError);
+                        computeBatchItem(*plan_.job, plan_.tasks[item->index], item->work);
+                    });
+                }))
                 computed_.push(std::move(item));
-        computed_.close();
+        }
+        if (--activeEngines_ == 0) computed_.close();
     }
 
-    void writeLoop() {
+    void writeLoop(BatchStageTimes::Stage& times) {
         while (ItemPtr item = computed_.pop().value_or(nullptr))
-            if (step(*item, [&] { writeBatchItem(item->work); })) finish(*item);
+            if (timed(times, [&] { return step(*item, [&] { writeBatchItem(item->work); }); })) finish(*item);
     }
 
     // The one end of every item: its manifest record, then its progress report.
@@ -89,16 +147,50 @@ private:
     BatchProgress& progress_;
     BoundedQueue<ItemPtr> decoded_, computed_;
     std::atomic<std::size_t> next_{0};
-    std::atomic<int> activeDecoders_{0};
+    std::atomic<int> activeDecoders_{0}, activeEngines_{0};
+    std::vector<BatchStageTimes::Stage> decodeTimes_, engineTimes_, writeTimes_;
     std::mutex errorMutex_;
     std::exception_ptr manifestError_;
 };
 
 }  // namespace
 
-void runBatchPipeline(const BatchPlan& plan, const std::vector<std::string>& protectedFiles, BatchManifest& manifest,
-                      BatchProgress& progress) {
-    Pipeline(plan, protectedFiles, manifest, progress).run();
+BatchStageTimes runBatchPipeline(const BatchPlan& plan, const std::vector<std::string>& protectedFiles,
+                                 BatchManifest& manifest, BatchProgress& progress) {
+    return Pipeline(plan, protectedFiles, manifest, progress).run();
+}
+
+namespace {
+
+// "16 threads, 41.2 ms a file (at most 388 files/s)"
+std::string describeStage(const BatchStageTimes::Stage& s) {
+    char text[160];
+    if (s.files == 0 || s.seconds <= 0) {
+        std::snprintf(text, sizeof text, "%d thread%s, no files", s.threads, s.threads == 1 ? "" : "s");
+        return text;
+    }
+    const double perFile = s.seconds / static_cast<double>(s.files);
+    std::snprintf(text, sizeof text, "%d thread%s, %.1f ms a file (at most %.1f files/s)", s.threads,
+                  s.threads == 1 ? "" : "s", 1000 * perFile, s.threads / perFile);
+    return text;
+}
+
+}  // namespace
+
+std::string describeStages(const BatchStageTimes& t, double wallSeconds) {
+    std::string out = "stages: decoding " + describeStage(t.decoding) + "; engine";
+    for (std::size_t e = 0; e < t.engines.size(); ++e) {
+        const BatchStageTimes::Stage& s = t.engines[e];
+        out += e == 0 ? " " : ", ";
+        if (!t.devices.empty()) out += "on GPU " + std::to_string(t.devices[e]) + " ";
+        char text[160];
+        std::snprintf(text, sizeof text, "%zu files, %.1f ms a file, busy %.0f %% of the time", s.files,
+                      s.files ? 1000 * s.seconds / static_cast<double>(s.files) : 0.0,
+                      wallSeconds > 0 ? 100 * s.seconds / wallSeconds : 0.0);
+        out += text;
+    }
+    out += "; writing " + describeStage(t.writing);
+    return out;
 }
 
 }  // namespace linescope::cli

@@ -22,6 +22,8 @@ struct BatchPlan {
     std::vector<BatchTask> tasks;   // those to process, in input order
     std::vector<ManifestRecord> settled;  // failed or skipped without work, in input order
     int ioThreads = 2;              // decoders, and as many writers
+    std::vector<int> devices;       // CUDA devices, an engine thread each (empty: one engine
+                                    // thread on the default device, or the CPU)
 };
 
 // outputFolder/relative without its extension (a folder's name keeps any dot in it).

@@ -7,6 +7,11 @@
 #include "app/cli/commands.h"
 #include "app/cli/common.h"
 #include "app/io/json_writer.h"
+#include "compute/backend.h"
+#include "compute/cuda_devices.h"
+#include "compute/image.h"
+
+#include <algorithm>
 
 #include <cstdio>
 #include <filesystem>
@@ -56,14 +61,62 @@ constexpr const char* kHelp =
     "  --out-dir OUT      the output folder (created when missing); files below it are never\n"
     "                     taken as inputs, and no input is ever replaced\n"
     "  --jobs N           decoding threads, and as many writing threads (default: one per\n"
-    "                     core, at least 2); the engine runs on one thread of its own and\n"
-    "                     keeps its own parallelism (COMMAND's threads option)\n"
+    "                     core, at least 2); the engine runs on one thread of its own (one a\n"
+    "                     GPU with --devices) and keeps its own parallelism (COMMAND's threads\n"
+    "                     option)\n"
     "  --redo             process every input, even those complete from an earlier run\n"
-    "  --devices LIST     not supported yet: the engine has one CUDA context, so a batch uses\n"
-    "                     one GPU (or the CPU)\n";
+    "  --devices LIST     the GPUs to use, as nvidia-smi numbers them: 0,1 or all. Each gets an\n"
+    "                     engine thread, its own CUDA context and stream, and takes the next\n"
+    "                     decoded file when it is free; the results are those of one GPU. For\n"
+    "                     COMMAND's CUDA backend, cuda or auto (default: device 0 alone)\n"
+    "\n"
+    "After the summary a line says where the time went: each stage's time a file and the rate\n"
+    "its threads could sustain alone, and how busy each engine thread was; the slowest stage\n"
+    "bounds the batch.\n";
 
 std::vector<OptionSpec> batchOptionSpecs() {
     return {{"--inputs", true}, {"--out-dir", true}, {"--jobs", true}, {"--redo", false}, {"--devices", true}};
+}
+
+// --devices 0,2 or all: distinct device numbers, each checked to exist now, before any work.
+std::vector<int> devicesFrom(const Args& args, const ArgList& commandOptions) {
+    if (!args.has("--devices")) return {};
+    const std::string text = args.valueOr("--devices", "");
+    for (std::size_t i = 0; i < commandOptions.size(); ++i)
+        if (commandOptions[i] == "--backend=cpu" ||
+            (commandOptions[i] == "--backend" && i + 1 < commandOptions.size() && commandOptions[i + 1] == "cpu"))
+            throw UsageError("--devices chooses GPUs, but the command runs on the CPU (--backend cpu)");
+    std::vector<int> devices;
+    if (text == "all") {
+        const int count = cudaDeviceCount();
+        if (count == 0) {
+            std::string why;
+            backendAvailable(Backend::Cuda, &why);
+            throw UsageError("--devices all: the CUDA backend is not available: " + why);
+        }
+        for (int d = 0; d < count; ++d) devices.push_back(d);
+        return devices;
+    }
+    std::size_t begin = 0;
+    while (begin <= text.size()) {
+        const std::size_t end = std::min(text.find(',', begin), text.size());
+        const std::string item = text.substr(begin, end - begin);
+        if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || item.size() > 4)
+            throw UsageError("--devices takes GPU numbers separated by commas (0,1) or all, got '" + text + "'");
+        const int device = std::stoi(item);
+        if (std::find(devices.begin(), devices.end(), device) != devices.end())
+            throw UsageError("--devices names GPU " + item + " twice");
+        devices.push_back(device);
+        begin = end + 1;
+    }
+    for (int device : devices) {
+        try {
+            CudaDeviceScope check(device);
+        } catch (const Error& e) {
+            throw UsageError(std::string("--devices: ") + e.what());
+        }
+    }
+    return devices;
 }
 
 }  // namespace
@@ -73,8 +126,6 @@ int runBatch(const ArgList& argList) {
     const auto split = argList.begin() + static_cast<std::ptrdiff_t>(optionsEnd(argList, specs));
     Args args(ArgList(argList.begin(), split), specs, "batch");
     if (args.helpRequested()) return printHelp(args, kHelp);
-    if (args.has("--devices"))
-        throw UsageError("--devices is not supported yet: a batch runs the engine on one device");
     if (split == argList.end())
         throw UsageError("'batch' needs a command to run, e.g. linescope-cli batch --inputs scans --out-dir out skew");
     const std::string command = *split;
@@ -87,6 +138,7 @@ int runBatch(const ArgList& argList) {
     if (outputFolder.empty()) throw UsageError("'batch' needs --out-dir OUT (before the command)");
     const int defaultJobs = static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
     const int jobs = integerFrom(args, "--jobs", defaultJobs, 1, 256);
+    const std::vector<int> devices = devicesFrom(args, commandOptions);
 
     std::error_code ec;
     if (fs::exists(outputFolder, ec) && !fs::is_directory(outputFolder, ec))
@@ -109,6 +161,7 @@ int runBatch(const ArgList& argList) {
     plan.options = optionsJson(commandOptions);
     plan.outputFolder = outputFolder;
     plan.ioThreads = jobs;
+    plan.devices = devices;
     planBatch(plan, inputs, manifest, args.has("--redo"));
     for (const ManifestRecord& record : plan.settled) {
         manifest.append(record);
@@ -117,7 +170,7 @@ int runBatch(const ArgList& argList) {
     }
     std::vector<std::string> protectedFiles;
     for (const BatchInput& input : inputs) protectedFiles.push_back(input.path);
-    runBatchPipeline(plan, protectedFiles, manifest, progress);
+    const BatchStageTimes stages = runBatchPipeline(plan, protectedFiles, manifest, progress);
     progress.finish();
 
     const double seconds = progress.elapsedSeconds();
@@ -125,6 +178,7 @@ int runBatch(const ArgList& argList) {
     std::printf("batch: %zu ok, %zu failed, %zu skipped of %zu files in %.1f s (%.2f files/s); manifest: %s\n",
                 progress.successes(), progress.failures(), progress.skips(), inputs.size(), seconds,
                 seconds > 0 ? static_cast<double>(processed) / seconds : 0.0, manifest.path().c_str());
+    if (!plan.tasks.empty()) std::printf("%s\n", describeStages(stages, seconds).c_str());
     std::fflush(stdout);
     if (progress.failures() > 0)
         throw io::IoError(std::to_string(progress.failures()) + " of " + std::to_string(inputs.size()) +

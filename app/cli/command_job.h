@@ -39,7 +39,8 @@ public:
 };
 
 // A subcommand's parsed and validated options. Its methods are const and may run on
-// several threads at once, except compute, which runs on one thread at a time.
+// several threads at once; compute too (batch --devices runs one engine thread a GPU), so
+// it keeps no state between calls.
 class CommandJob {
 public:
     virtual ~CommandJob() = default;

@@ -1,6 +1,7 @@
 #include "app/io/image_io.h"
 
 #include "app/io/atomic_file.h"
+#include "app/io/codec_stderr.h"
 #include "app/io/export_recipe.h"
 #include "app/io/image_header.h"
 #include "app/io/memory_budget.h"
@@ -14,7 +15,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <cstdlib>
-#include <mutex>
 #include <new>
 #include <system_error>
 #include <sys/stat.h>
@@ -24,56 +24,6 @@
 namespace linescope::io {
 
 namespace {
-
-// Codec libraries (libpng, libtiff) print their own complaints on stderr. While one call
-// runs, fd 2 goes to a temporary file, so that a failure is reported as our one line
-// (with the codec's first line in it) and successes stay quiet. fd 2 is the process's:
-// captures are taken one at a time (the app decodes on worker threads), or a second one
-// would save the first's temporary file as "stderr" and restore it for good.
-class StderrCapture {
-public:
-    StderrCapture() : lock_(mutex()) {
-        std::fflush(stderr);
-        tmp_ = std::tmpfile();
-        saved_ = ::dup(2);
-        if (tmp_ && saved_ >= 0) ::dup2(::fileno(tmp_), 2);
-    }
-    ~StderrCapture() { restore(); if (tmp_) std::fclose(tmp_); }
-    StderrCapture(const StderrCapture&) = delete;
-    StderrCapture& operator=(const StderrCapture&) = delete;
-
-    // Restores stderr and returns the first non-empty line written meanwhile.
-    std::string firstLine() {
-        restore();
-        if (!tmp_) return {};
-        std::rewind(tmp_);
-        char buf[512];
-        while (std::fgets(buf, sizeof buf, tmp_)) {
-            std::string line(buf);
-            while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' '))
-                line.pop_back();
-            if (!line.empty()) return line;
-        }
-        return {};
-    }
-
-private:
-    static std::mutex& mutex() {
-        static std::mutex m;
-        return m;
-    }
-    void restore() {
-        if (saved_ >= 0) {
-            std::fflush(stderr);
-            ::dup2(saved_, 2);
-            ::close(saved_);
-            saved_ = -1;
-        }
-    }
-    std::unique_lock<std::mutex> lock_;
-    std::FILE* tmp_ = nullptr;
-    int saved_ = -1;
-};
 
 void quietOpenCvLogs() {
     static const bool once = [] {
@@ -187,8 +137,10 @@ cv::Mat readImage(const std::string& path, const NoticeFn& notice) {
     cv::Mat m;
     std::string codec;
     bool outOfMemory = false;
-    {
-        StderrCapture capture;
+    const std::string line = quietCodecCall([&] {
+        m = cv::Mat();
+        codec.clear();
+        outOfMemory = false;
         try {
             m = cv::imread(path, cv::IMREAD_UNCHANGED);
         } catch (const cv::Exception& e) {
@@ -197,9 +149,8 @@ cv::Mat readImage(const std::string& path, const NoticeFn& notice) {
         } catch (const std::bad_alloc&) {
             outOfMemory = true;
         }
-        const std::string line = capture.firstLine();
-        if (codec.empty()) codec = line;
-    }
+    });
+    if (codec.empty()) codec = line;
     if (outOfMemory)
         throw IoError("cannot read '" + path + "': out of memory while decoding it" +
                       (header ? " (" + describe(*header) + ")" : std::string()));
@@ -299,16 +250,17 @@ void writeImage(const std::string& path, const cv::Mat& image, const ExportRecip
     std::vector<uchar> bytes;
     bool ok = false;
     std::string codec;
-    {
-        StderrCapture capture;
+    const std::string line = quietCodecCall([&] {
+        bytes.clear();
+        codec.clear();
+        ok = false;
         try {
             ok = cv::imencode("." + extensionOf(path), image, bytes);
         } catch (const cv::Exception& e) {
             codec = e.err;
         }
-        const std::string line = capture.firstLine();
-        if (codec.empty()) codec = line;
-    }
+    });
+    if (codec.empty()) codec = line;
     if (!ok) throw IoError(withCodecMessage("cannot encode '" + path + "'", codec));
     const std::string_view encoded(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     if (!recipe) writeFileAtomically(path, encoded);

@@ -5,21 +5,25 @@
 #include "compute/cuda/contours_pipeline.h"
 #include "compute/cuda/cuda_backend.h"
 
+#include <map>
+#include <mutex>
 #include <string>
 
 namespace linescope::cuda {
 
 namespace {
 
-// What tracking needed last time, kept for the next call, and the executor's state (all
-// calls hold the context's lock).
-contours::gpu::TrackCapacity& trackCapacity() {
-    static contours::gpu::TrackCapacity capacity;
-    return capacity;
-}
-contours::gpu::ExecState& execState() {
-    static contours::gpu::ExecState state;
-    return state;
+// What tracking needed last time, kept for the next call, and the executor's state, a set a
+// device (calls hold that device's context lock; the map's own lock guards only the lookup).
+struct DeviceState {
+    contours::gpu::TrackCapacity capacity;
+    contours::gpu::ExecState exec;
+};
+DeviceState& deviceState(const CudaContext& ctx) {
+    static std::mutex mutex;
+    static std::map<int, DeviceState> states;  // nodes never move
+    std::lock_guard<std::mutex> lock(mutex);
+    return states[ctx.device()];
 }
 
 void checkImage(int width, int height, const ContourTuning& tuning) {
@@ -36,9 +40,10 @@ void checkImage(int width, int height, const ContourTuning& tuning) {
                     std::to_string(height) + " image");
 }
 
-void run(contours::gpu::DeviceExec& exec, DeviceImageView<const std::uint8_t> binary, ContourMode mode,
-         ContourApprox approx, const ContourTuning& tuning, Contours& out, ContourTimings* timings) {
-    contours::gpu::ContourPipeline<contours::gpu::DeviceExec>(exec, trackCapacity())
+void run(contours::gpu::DeviceExec& exec, contours::gpu::TrackCapacity& capacity,
+         DeviceImageView<const std::uint8_t> binary, ContourMode mode, ContourApprox approx,
+         const ContourTuning& tuning, Contours& out, ContourTimings* timings) {
+    contours::gpu::ContourPipeline<contours::gpu::DeviceExec>(exec, capacity)
         .run(binary, mode, approx, tuning.gpuRectWidth, tuning.gpuRectHeight, out);
     if (timings) {
         timings->preprocess = exec.elapsed(0, 1);
@@ -56,9 +61,10 @@ void run(contours::gpu::DeviceExec& exec, DeviceImageView<const std::uint8_t> bi
 void findContoursDevice(DeviceImageView<const std::uint8_t> binary, ContourMode mode, ContourApprox approx,
                         const ContourTuning& tuning, Contours& out, ContourTimings* timings, CudaContext& ctx) {
     checkImage(binary.width, binary.height, tuning);
-    contours::gpu::DeviceExec exec(ctx, execState());
+    DeviceState& state = deviceState(ctx);
+    contours::gpu::DeviceExec exec(ctx, state.exec);
     exec.mark(0);
-    run(exec, binary, mode, approx, tuning, out, timings);
+    run(exec, state.capacity, binary, mode, approx, tuning, out, timings);
 }
 
 void findContours(ImageView<const std::uint8_t> binary, ContourMode mode, ContourApprox approx,
@@ -66,11 +72,12 @@ void findContours(ImageView<const std::uint8_t> binary, ContourMode mode, Contou
     checkImage(binary.width, binary.height, tuning);
     CudaContext& ctx = CudaContext::get();
     auto lock = ctx.lock();
-    contours::gpu::DeviceExec exec(ctx, execState());
+    DeviceState& state = deviceState(ctx);
+    contours::gpu::DeviceExec exec(ctx, state.exec);
     exec.mark(0);  // the upload counts as preprocessing
     const DeviceImageView<std::uint8_t> image = ctx.image<std::uint8_t>(BufferSlot::Source, binary.width, binary.height);
     ctx.upload(binary.data, binary.stride, image.data, image.pitch, static_cast<std::size_t>(binary.width), binary.height);
-    run(exec, image, mode, approx, tuning, out, timings);
+    run(exec, state.capacity, image, mode, approx, tuning, out, timings);
 }
 
 }  // namespace linescope::cuda

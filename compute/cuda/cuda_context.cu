@@ -11,7 +11,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 namespace linescope::cuda {
 
@@ -148,22 +151,83 @@ bool CudaContext::usable(std::string* why) {
     return p.ok;
 }
 
-CudaContext& CudaContext::get() {
-    std::string why;
-    if (!usable(&why)) throw Error("the CUDA backend is not available: " + why);
-    static CudaContext context;
-    return context;
+namespace {
+
+thread_local int scopedDevice = 0;  // DeviceScope's device for this thread
+
+int probedDeviceCount() {
+    static const int count = [] {
+        int n = 0;
+        if (!CudaContext::usable(nullptr) || cudaGetDeviceCount(&n) != cudaSuccess) n = 0;
+        (void)cudaGetLastError();
+        return n;
+    }();
+    return count;
 }
 
-CudaContext::CudaContext() {
-    LS_CUDA_CHECK(cudaSetDevice(0));
-    LS_CUDA_CHECK(cudaGetDeviceProperties(&props_, 0));
+void requireDevice(int device) {
+    std::string why;
+    if (!CudaContext::usable(&why)) throw Error("the CUDA backend is not available: " + why);
+    const int count = probedDeviceCount();
+    if (device < 0 || device >= count)
+        throw Error("there is no CUDA device " + std::to_string(device) + ": this machine has " + std::to_string(count) +
+                    (count == 1 ? ", device 0" : ", 0 to " + std::to_string(count - 1)));
+}
+
+}  // namespace
+
+int CudaContext::deviceCount() { return probedDeviceCount(); }
+int deviceCount() { return probedDeviceCount(); }
+
+int useDevice(int device) {
+    requireDevice(device);
+    const int previous = scopedDevice;
+    scopedDevice = device;
+    return previous;
+}
+
+void restoreDevice(int previous) noexcept { scopedDevice = previous; }
+
+DeviceScope::DeviceScope(int device) : previous_(useDevice(device)) {}
+
+DeviceScope::~DeviceScope() { restoreDevice(previous_); }
+
+CudaContext& CudaContext::get() {
+    const int device = scopedDevice;
+    requireDevice(device);
+    // Made on first use and kept to the end of the process, one a device.
+    static std::mutex made;
+    static std::vector<std::unique_ptr<CudaContext>> contexts(static_cast<std::size_t>(probedDeviceCount()));
+    CudaContext* ctx = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(made);
+        auto& slot = contexts[static_cast<std::size_t>(device)];
+        if (!slot) slot.reset(new CudaContext(device));
+        ctx = slot.get();
+    }
+    // The runtime's current device is per thread, and kernels launch on the current one.
+    int current = -1;
+    LS_CUDA_CHECK(cudaGetDevice(&current));
+    if (current != device) LS_CUDA_CHECK(cudaSetDevice(device));
+    return *ctx;
+}
+
+CudaContext::CudaContext(int device) : device_(device) {
+    LS_CUDA_CHECK(cudaSetDevice(device));
+    LS_CUDA_CHECK(cudaGetDeviceProperties(&props_, device));
+    if (props_.major < 7 || (props_.major == 7 && props_.minor < 5))
+        throw Error(std::string("the GPU ") + props_.name + " (CUDA device " + std::to_string(device) +
+                    ", compute capability " + std::to_string(props_.major) + "." + std::to_string(props_.minor) +
+                    ") is older than the oldest this build supports (7.5)");
     LS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    int least = 0, greatest = 0;
+    LS_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    LS_CUDA_CHECK(cudaStreamCreateWithPriority(&readerStream_, cudaStreamNonBlocking, greatest));
     for (auto& e : stagingDone_) LS_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     // Resident results (resident.h) come from the device's stream-ordered pool: let it keep
     // what it has, so that a slider drag reuses memory instead of allocating each frame.
     cudaMemPool_t pool = nullptr;
-    LS_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));
+    LS_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
     std::uint64_t keep = ~std::uint64_t(0);
     LS_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
 }
@@ -175,13 +239,13 @@ CudaContext::~CudaContext() {
     for (auto& e : stagingDone_)
         if (e) (void)cudaEventDestroy(e);
     if (stream_) (void)cudaStreamDestroy(stream_);
+    if (readerStream_) (void)cudaStreamDestroy(readerStream_);
 }
 
 namespace {
 
 constexpr std::size_t kCapUnread = SIZE_MAX;  // LINESCOPE_CUDA_MEMORY_CAP not read yet
 std::atomic<std::size_t> capBytes{kCapUnread};
-std::atomic<long long> residentBytes{0};
 
 std::size_t capFromEnvironment() {
     const char* env = std::getenv("LINESCOPE_CUDA_MEMORY_CAP");
@@ -213,19 +277,17 @@ std::size_t CudaContext::deviceMemoryCap() {
     return capBytes.load();
 }
 
-std::size_t CudaContext::capLeft() {
+std::size_t CudaContext::capLeft() const {
     const std::size_t cap = deviceMemoryCap();
     if (cap == 0) return SIZE_MAX;
-    const auto resident = static_cast<std::size_t>(std::max(0LL, residentBytes.load()));
+    const auto resident = static_cast<std::size_t>(std::max(0LL, residentBytes_.load()));
     return cap > resident ? cap - resident : 0;
 }
-
-void CudaContext::countResidentBytes(std::ptrdiff_t delta) { residentBytes.fetch_add(delta); }
 
 std::size_t CudaContext::availableDeviceMemory(bool releasePool) const {
     if (releasePool) {  // memory the pool keeps but no result holds is free for this work
         cudaMemPool_t pool = nullptr;
-        LS_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));
+        LS_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device_));
         LS_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
     }
     std::size_t freeBytes = 0, total = 0;

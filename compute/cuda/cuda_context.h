@@ -1,6 +1,8 @@
-// The engine's one CUDA device: its stream, its properties and the buffers every call
-// reuses. Calls into the CUDA backend hold lock() for their whole duration, so that two
-// callers (a UI worker and a script, say) never share a buffer at the same time.
+// The engine's CUDA devices, a context each: its stream, its properties and the buffers every
+// call reuses. A thread's calls go to the device its DeviceScope names (device 0 without one),
+// so that a batch can run one engine thread a GPU. Calls into the CUDA backend hold lock() for
+// their whole duration, so that two callers (a UI worker and a script, say) never share a
+// buffer at the same time.
 #pragma once
 
 #include "compute/cuda/device_buffer.h"
@@ -41,10 +43,15 @@ enum class BufferSlot {
 
 class CudaContext {
 public:
-    // The context of device 0; throws Error when no usable device is present.
+    // The context of the calling thread's device (DeviceScope; device 0 without one), made the
+    // thread's current CUDA device; throws Error when no usable device is present.
     static CudaContext& get();
     // Whether a CUDA device can be used: probes the driver once and remembers the answer.
     static bool usable(std::string* why);
+    // How many devices the driver shows (0 when none is usable).
+    static int deviceCount();
+    // The device's ordinal.
+    int device() const { return device_; }
 
     std::unique_lock<std::mutex> lock() { return std::unique_lock<std::mutex>(mutex_); }
     cudaStream_t stream() const { return stream_; }
@@ -63,12 +70,17 @@ public:
     // the zone planner compare; buffers are allocated in whole MiB on top) together with the
     // resident images, so that a moderate image can be forced into zones (zones.h) as a huge
     // one is on a real device. Any thread; a bad LINESCOPE_CUDA_MEMORY_CAP throws Error.
+    // The cap holds for each device.
     static void setDeviceMemoryCap(std::size_t bytes);
     static std::size_t deviceMemoryCap();
-    // What the cap leaves beside the resident images (SIZE_MAX without a cap).
-    static std::size_t capLeft();
-    // Bytes held by resident images (resident.h): they count against the cap.
-    static void countResidentBytes(std::ptrdiff_t delta);
+    // What the cap leaves beside this device's resident images (SIZE_MAX without a cap).
+    std::size_t capLeft() const;
+    // Bytes held by resident images on this device (resident.h): they count against the cap.
+    void countResidentBytes(std::ptrdiff_t delta) { residentBytes_.fetch_add(delta); }
+
+    // A stream of the device for reading resident images from any thread without the lock
+    // (high priority, non-blocking: the reads never wait for the engine's work).
+    cudaStream_t readerStream() const { return readerStream_; }
 
     // What one call may plan to use now: the device's free memory plus the buffers already
     // held (they are reused), within capLeft(). With releasePool, what the stream-ordered pool
@@ -106,16 +118,40 @@ public:
     CudaContext(const CudaContext&) = delete;
     CudaContext& operator=(const CudaContext&) = delete;
 
-private:
-    CudaContext();
     ~CudaContext();
 
+private:
+    explicit CudaContext(int device);
+
+    int device_ = 0;
     std::mutex mutex_;
+    std::atomic<long long> residentBytes_{0};
     cudaStream_t stream_ = nullptr;
+    cudaStream_t readerStream_ = nullptr;
     cudaDeviceProp props_{};
     DeviceBuffer buffers_[static_cast<int>(BufferSlot::Count)];
     PinnedBuffer staging_;
     cudaEvent_t stagingDone_[2] = {};  // one per half of the staging area, created once
+};
+
+// DeviceScope's parts, for callers without CUDA headers (compute/cuda_devices.h): useDevice
+// checks the device and returns the thread's previous one for restoreDevice.
+int deviceCount();
+int useDevice(int device);
+void restoreDevice(int previous) noexcept;
+
+// The device of every engine call the calling thread makes while the scope lives (batch's
+// engine threads, one a GPU); the previous one comes back when it ends. Throws Error when the
+// device does not exist ("there is no CUDA device 3: this machine has 2, 0 to 1").
+class DeviceScope {
+public:
+    explicit DeviceScope(int device);
+    ~DeviceScope();
+    DeviceScope(const DeviceScope&) = delete;
+    DeviceScope& operator=(const DeviceScope&) = delete;
+
+private:
+    int previous_;
 };
 
 }  // namespace linescope::cuda

@@ -169,7 +169,7 @@ SweepPlan planSweep(int W, int H, const SweepRequest& req, const ZoneFrame& fram
     const std::size_t slotBytes = p.slotPixels * (2 * sizeof(T) + sizeof(std::uint16_t));
     std::size_t freeBytes = 0, totalBytes = 0;
     LS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
-    const std::size_t room = std::min(freeBytes, CudaContext::capLeft());
+    const std::size_t room = std::min(freeBytes, ctx.capLeft());
     for (LayoutAngles& set : sets) {
         const int count = static_cast<int>(set.jobs.size());
         if (count == 0) continue;

@@ -261,22 +261,13 @@ ResidentSweep sweepResidentT(const ResidentImage& srcImage, const SweepRequest& 
     return r;
 }
 
-struct ReaderStream {
-    cudaStream_t stream = nullptr;
-    ReaderStream() {
-        int least = 0, greatest = 0;
-        LS_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-        LS_CUDA_CHECK(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, greatest));
-    }
-};
-
 }  // namespace
 
 ResidentImage::ResidentImage(PixelType type, int width, int height, CudaContext& ctx)
     : type_(type), width_(width), height_(height), pitch_(devicePitch(width, elementSize(type))),
-      stream_(ctx.stream()) {
+      stream_(ctx.stream()), ctx_(&ctx) {
     if (width <= 0 || height <= 0) throw Error("the image is empty");
-    if (bytes() > CudaContext::capLeft()) ctx.refuseDeviceMemory(bytes(), "an image kept on the GPU");
+    if (bytes() > ctx.capLeft()) ctx.refuseDeviceMemory(bytes(), "an image kept on the GPU");
     const cudaError_t status = cudaMallocAsync(&data_, bytes(), stream_);
     if (status == cudaErrorMemoryAllocation) {
         (void)cudaGetLastError();
@@ -286,12 +277,12 @@ ResidentImage::ResidentImage(PixelType type, int width, int height, CudaContext&
                     std::to_string(freeBytes >> 20) + " MiB free");
     }
     LS_CUDA_CHECK(status);
-    CudaContext::countResidentBytes(static_cast<std::ptrdiff_t>(bytes()));  // against the device memory cap
+    ctx.countResidentBytes(static_cast<std::ptrdiff_t>(bytes()));  // against the device memory cap
 }
 
 ResidentImage::ResidentImage(Borrowed, PixelType type, int width, int height, std::size_t pitch, void* data,
                              CudaContext& ctx)
-    : type_(type), width_(width), height_(height), pitch_(pitch), data_(data), owned_(false), stream_(ctx.stream()) {}
+    : type_(type), width_(width), height_(height), pitch_(pitch), data_(data), owned_(false), stream_(ctx.stream()), ctx_(&ctx) {}
 
 std::shared_ptr<ResidentImage> ResidentImage::borrow(PixelType type, int width, int height, std::size_t pitch,
                                                      void* data, CudaContext& ctx) {
@@ -305,7 +296,7 @@ std::shared_ptr<ResidentImage> ResidentImage::borrow(PixelType type, int width, 
 ResidentImage::~ResidentImage() {
     if (!data_ || !owned_) return;
     (void)cudaFreeAsync(data_, stream_);
-    CudaContext::countResidentBytes(-static_cast<std::ptrdiff_t>(bytes()));
+    ctx_->countResidentBytes(-static_cast<std::ptrdiff_t>(bytes()));
 }
 
 template <class T>
@@ -390,16 +381,23 @@ void findContoursResident(const ResidentImage& plane, double threshold, ContourM
     findContoursDevice(bin, mode, approx, ContourTuning{}, out, timings, ctx);
 }
 
-cudaStream_t readerStream() {
-    static const ReaderStream reader;
-    return reader.stream;
+cudaStream_t readerStream() { return CudaContext::get().readerStream(); }
+
+namespace {
+
+// Reads run on the image's device, whichever thread asks (kernels launch on the current one).
+cudaStream_t readerFor(const ResidentImage& image) {
+    LS_CUDA_CHECK(cudaSetDevice(image.context().device()));
+    return image.context().readerStream();
 }
+
+}  // namespace
 
 template <class T>
 Image<T> downloadResident(const ResidentImage& image) {
     Image<T> out(image.width(), image.height());
     const auto v = image.view<T>();
-    const cudaStream_t s = readerStream();
+    const cudaStream_t s = readerFor(image);
     CudaContext::countHostTraffic(sizeof(T) * static_cast<std::size_t>(v.width) * v.height);
     LS_CUDA_CHECK(cudaMemcpy2DAsync(out.data(), sizeof(T) * static_cast<std::size_t>(out.width()), v.data, v.pitch,
                                     sizeof(T) * static_cast<std::size_t>(v.width), static_cast<std::size_t>(v.height),
@@ -413,7 +411,7 @@ double residentPixel(const ResidentImage& image, int x, int y) {
     return visitPixelType(image.type(), [&](auto tag) {
         using T = decltype(tag);
         T v{};
-        const cudaStream_t s = readerStream();
+        const cudaStream_t s = readerFor(image);
         CudaContext::countHostTraffic(sizeof(T));
         LS_CUDA_CHECK(cudaMemcpyAsync(&v, &image.view<T>().at(x, y), sizeof(T), cudaMemcpyDeviceToHost, s));
         LS_CUDA_CHECK(cudaStreamSynchronize(s));
@@ -427,7 +425,7 @@ std::vector<double> residentGrid(const ResidentImage& image, int step) {
     const int rows = image.height() > step / 2 ? (image.height() - step / 2 + step - 1) / step : 0;
     std::vector<double> out(static_cast<std::size_t>(cols) * rows);
     if (out.empty()) return out;
-    const cudaStream_t s = readerStream();
+    const cudaStream_t s = readerFor(image);
     double* cells = nullptr;
     LS_CUDA_CHECK(cudaMallocAsync(&cells, out.size() * sizeof(double), s));
     visitPixelType(image.type(), [&](auto tag) {
@@ -447,7 +445,7 @@ std::vector<double> residentGrid(const ResidentImage& image, int step) {
 }
 
 void residentMinMax(const ResidentImage& image, double* min, double* max) {
-    const cudaStream_t s = readerStream();
+    const cudaStream_t s = readerFor(image);
     unsigned* keys = nullptr;
     LS_CUDA_CHECK(cudaMallocAsync(&keys, 2 * sizeof(unsigned), s));
     unsigned host[2] = {};

@@ -45,6 +45,8 @@ public:
     const void* data() const { return data_; }
     void* data() { return data_; }
     std::size_t bytes() const { return pitch_ * static_cast<std::size_t>(height_); }
+    // The context of the device that holds the pixels.
+    CudaContext& context() const { return *ctx_; }
 
     // The pixels as T (throws Error when T is not the image's type).
     template <class T>
@@ -62,6 +64,7 @@ private:
     void* data_ = nullptr;
     bool owned_ = true;
     cudaStream_t stream_;  // the context's: allocation and release are ordered on it
+    CudaContext* ctx_;     // the device's context, which counts the bytes against its cap
 };
 
 using ResidentPtr = std::shared_ptr<const ResidentImage>;
@@ -123,7 +126,8 @@ void residentMinMax(const ResidentImage& image, double* min, double* max);
 // The pixels at (step/2 + i·step, step/2 + j·step), row by row (grid cells' centres: the
 // orientation needles), gathered on the device: one number a cell comes back.
 std::vector<double> residentGrid(const ResidentImage& image, int step);
-// The stream those reads use, for interop copies that must not queue behind the engine.
+// The stream those reads use (the calling thread's device's), for interop copies that must
+// not queue behind the engine.
 cudaStream_t readerStream();
 
 }  // namespace linescope::cuda

@@ -127,6 +127,11 @@ private slots:
         QVERIFY2(r.err.contains(QStringLiteral("failed in/sub/corrupt.png: cannot read")), qPrintable(r.err));
         QVERIFY2(r.err.contains(QStringLiteral("failed in/unreadable.png: cannot read")), qPrintable(r.err));
         QVERIFY2(r.out.startsWith(QStringLiteral("batch: 3 ok, 2 failed, 0 skipped of 5 files")), qPrintable(r.out));
+        // Then where the time went: all five decoded, the three readable computed and written.
+        const QRegularExpression stages(QStringLiteral(
+            "\nstages: decoding \\d+ threads, [0-9.]+ ms a file \\(at most [0-9.]+ files/s\\); engine 3 files, "
+            "[0-9.]+ ms a file, busy \\d+ % of the time; writing \\d+ threads, [0-9.]+ ms a file"));
+        QVERIFY2(stages.match(r.out).hasMatch(), qPrintable(r.out));
 
         // Each output is what the subcommand writes alone, byte for byte.
         QVERIFY(QDir(dir_.path()).mkpath(QStringLiteral("single")));
@@ -320,7 +325,15 @@ private slots:
         verifyOneErrorLine(batch(QStringLiteral("o"), {QStringLiteral("in")}, {QStringLiteral("contours"), QStringLiteral("--otsu"), QStringLiteral("--json"), QStringLiteral("x/y.json")}), 2,
                            QStringLiteral("--json takes a suffix"));
         verifyOneErrorLine(batch(QStringLiteral("o"), {QStringLiteral("in")}, kOpen, {QStringLiteral("--devices"), QStringLiteral("0,1")}), 2,
-                           QStringLiteral("--devices is not supported yet"));
+                           QStringLiteral("--devices chooses GPUs, but the command runs on the CPU (--backend cpu)"));
+        const QStringList openOnAnyBackend = {QStringLiteral("open"), QStringLiteral("--length"), QStringLiteral("7")};
+        verifyOneErrorLine(batch(QStringLiteral("o"), {QStringLiteral("in")}, openOnAnyBackend, {QStringLiteral("--devices"), QStringLiteral("0,x")}), 2,
+                           QStringLiteral("--devices takes GPU numbers separated by commas (0,1) or all, got '0,x'"));
+        verifyOneErrorLine(batch(QStringLiteral("o"), {QStringLiteral("in")}, openOnAnyBackend, {QStringLiteral("--devices"), QStringLiteral("0,0")}), 2,
+                           QStringLiteral("--devices names GPU 0 twice"));
+        // A GPU that is not there (on this machine: no CUDA, or fewer than 100 GPUs).
+        verifyOneErrorLine(batch(QStringLiteral("o"), {QStringLiteral("in")}, openOnAnyBackend, {QStringLiteral("--devices"), QStringLiteral("99")}), 2,
+                           QStringLiteral("--devices: "));
         QVERIFY2(!QFileInfo::exists(path("o")), "a mistake creates no output folder");
         const CliRun help = cli({QStringLiteral("batch"), QStringLiteral("--help")});
         QVERIFY2(help.code == 0 && help.out.startsWith(QStringLiteral("usage: linescope-cli batch")), qPrintable(help.describe()));

@@ -3,6 +3,7 @@
 // (decompression bombs), TIFFs of sample types or channel counts the engine cannot use; it
 // says so in one sentence naming the size or the type, and notes the pages of a multi-page
 // TIFF it does not read. The header reader agrees with what OpenCV decodes.
+#include "app/io/codec_stderr.h"
 #include "app/io/image_header.h"
 #include "app/io/image_io.h"
 #include "app/io/memory_budget.h"
@@ -16,6 +17,7 @@
 #include <sys/stat.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <fstream>
 #include <string>
@@ -232,6 +234,100 @@ private slots:
         QCOMPARE(errors.load(), 6 * 25);
         QCOMPARE(::fstat(2, &after), 0);
         QVERIFY(before.st_dev == after.st_dev && before.st_ino == after.st_ino);
+    }
+
+    // Batch decodes on many threads at once: a good JPEG decoded beside a damaged one (whose
+    // libjpeg warning lands in the shared capture) must still be read, each damaged one
+    // refused, and every good image equal to OpenCV's own reading of it.
+    void concurrentReadsJudgeEachFileAlone() {
+        cv::Mat noise(96, 80, CV_8UC1);
+        cv::randu(noise, 0, 255);
+        std::vector<uchar> good;
+        QVERIFY(cv::imencode(".jpg", noise, good));
+        std::vector<uchar> cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(good.size() / 2));
+        writeBytes(path("good.jpg"), good);
+        writeBytes(path("half.jpg"), cut);
+        const cv::Mat want = cv::imread(path("good.jpg"), cv::IMREAD_UNCHANGED);
+        std::atomic<int> wrong{0};
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 8; ++t)
+            threads.emplace_back([&, t] {
+                for (int i = 0; i < 30; ++i) {
+                    if ((i + t) % 2 == 0) {
+                        if (!contains(errorOf(path("half.jpg")), "truncated or damaged")) ++wrong;
+                        continue;
+                    }
+                    try {
+                        const cv::Mat m = io::readImage(path("good.jpg"), [](const std::string&) {});
+                        if (m.size() != want.size() || m.type() != want.type() || cv::norm(m, want, cv::NORM_INF) != 0)
+                            ++wrong;
+                    } catch (const std::exception&) {
+                        ++wrong;
+                    }
+                }
+            });
+        for (auto& th : threads) th.join();
+        QCOMPARE(wrong.load(), 0);
+    }
+
+    // Codec calls on two threads run at the same time (each waits here until the other has
+    // begun: were they taken one at a time, neither would see the other within ten seconds).
+    void codecCallsRunSideBySide() {
+        std::atomic<int> inside{0}, runs{0};
+        std::atomic<bool> met[2] = {false, false};
+        std::string lines[2];
+        auto worker = [&](int i) {
+            lines[i] = io::quietCodecCall([&] {
+                ++runs;
+                ++inside;
+                const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+                while (inside.load() < 2 && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+                met[i] = inside.load() >= 2;
+            });
+        };
+        std::thread a(worker, 0), b(worker, 1);
+        a.join();
+        b.join();
+        QVERIFY(met[0] && met[1]);
+        QCOMPARE(runs.load(), 2);  // nothing was written: no call ran again
+        QCOMPARE(lines[0], std::string());
+        QCOMPARE(lines[1], std::string());
+    }
+
+    // A call that prints beside one that does not: both run again alone, and the line is
+    // given to the call that wrote it, not to its neighbour.
+    void aLineGoesToTheCallThatWroteIt() {
+        std::atomic<int> entered{0}, runsA{0}, runsB{0};
+        std::string lineA = "unset", lineB = "unset";
+        auto meet = [&](std::atomic<int>& runs) {
+            if (runs++ > 0) return;  // the second run, alone: nobody to meet
+            ++entered;
+            const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+            while (entered.load() < 2 && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+        };
+        std::atomic<bool> aWrote{false};
+        std::thread a([&] {
+            lineA = io::quietCodecCall([&] {
+                meet(runsA);
+                std::fprintf(stderr, "\ncodec says: A is broken\n");
+                aWrote = true;
+            });
+        });
+        std::thread b([&] {
+            lineB = io::quietCodecCall([&] {
+                const bool first = runsB.load() == 0;
+                meet(runsB);
+                // B's first run ends after A has written, inside the window they share.
+                const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+                while (first && !aWrote.load() && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+            });
+        });
+        a.join();
+        b.join();
+        QCOMPARE(lineA, std::string("codec says: A is broken"));
+        QCOMPARE(lineB, std::string());
+        QCOMPARE(runsA.load(), 2);
+        QCOMPARE(runsB.load(), 2);
     }
 
     void byteSizes() {

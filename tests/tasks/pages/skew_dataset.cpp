@@ -8,10 +8,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -120,32 +124,55 @@ int runMakeSkewSet(const ArgList& args) {
     fs::create_directories(pos[1]);
     std::ofstream truth(fs::path(pos[1]) / "truth.csv");
     truth << "file,source,group,profile,angle_deg\n";
-    int written = 0;
-    for (const SourcePage& src : sourcePages(pos[0])) {
-        const std::string& name = src.name;
-        cv::Mat page = cv::imread(src.file.string(), cv::IMREAD_GRAYSCALE);
-        if (page.empty()) throw std::runtime_error("cannot read " + src.file.string());
-        if (src.photos > 0) page = withPhotos(page, src.photos, fnv1a(name));
-        const std::vector<double> angles = skewAnglesForPage(spread, fnv1a(name), range);
-        for (std::size_t k = 0; k < angles.size(); ++k) {
-            const cv::Mat rotated = rotatePage(page, angles[k]);
-            for (DegradeProfile p : profiles) {
-                const int q = jpegQualityOf(p);
-                char file[512];
-                std::snprintf(file, sizeof file, "%s_a%02zu_%s.%s", fs::path(name).stem().string().c_str(), k,
-                              profileName(p), q > 0 ? "jpg" : "png");
-                const cv::Mat img = degradeBeforeJpeg(rotated, p, itemSeed(name, static_cast<int>(k), p));
-                const std::vector<int> opts = q > 0 ? std::vector<int>{cv::IMWRITE_JPEG_QUALITY, q}
-                                                    : std::vector<int>{cv::IMWRITE_PNG_COMPRESSION, 6};
-                if (!cv::imwrite((fs::path(pos[1]) / file).string(), img, opts))
-                    throw std::runtime_error(std::string("cannot write ") + file);
-                char angle[32];
-                std::snprintf(angle, sizeof angle, "%.3f", angles[k]);
-                truth << file << ',' << name << ',' << groupOfSource(name) << ',' << profileName(p) << ',' << angle << '\n';
-                ++written;
+    // Each source page on a thread of its own (every item is seeded by its own name, so the
+    // set is the same bit for bit), its truth rows kept in the sources' order.
+    const std::vector<SourcePage> sources = sourcePages(pos[0]);
+    std::vector<std::string> rows(sources.size());
+    std::vector<int> counts(sources.size(), 0);
+    std::vector<std::exception_ptr> errors(sources.size());
+    std::vector<std::thread> threads;
+    for (std::size_t s = 0; s < sources.size(); ++s)
+        threads.emplace_back([&, s] {
+            try {
+                const SourcePage& src = sources[s];
+                const std::string& name = src.name;
+                cv::Mat page = cv::imread(src.file.string(), cv::IMREAD_GRAYSCALE);
+                if (page.empty()) throw std::runtime_error("cannot read " + src.file.string());
+                if (src.photos > 0) page = withPhotos(page, src.photos, fnv1a(name));
+                const std::vector<double> angles = skewAnglesForPage(spread, fnv1a(name), range);
+                std::ostringstream lines;
+                for (std::size_t k = 0; k < angles.size(); ++k) {
+                    const cv::Mat rotated = rotatePage(page, angles[k]);
+                    for (DegradeProfile p : profiles) {
+                        const int q = jpegQualityOf(p);
+                        char file[512];
+                        std::snprintf(file, sizeof file, "%s_a%02zu_%s.%s", fs::path(name).stem().string().c_str(), k,
+                                      profileName(p), q > 0 ? "jpg" : "png");
+                        const cv::Mat img = degradeBeforeJpeg(rotated, p, itemSeed(name, static_cast<int>(k), p));
+                        const std::vector<int> opts = q > 0 ? std::vector<int>{cv::IMWRITE_JPEG_QUALITY, q}
+                                                            : std::vector<int>{cv::IMWRITE_PNG_COMPRESSION, 6};
+                        if (!cv::imwrite((fs::path(pos[1]) / file).string(), img, opts))
+                            throw std::runtime_error(std::string("cannot write ") + file);
+                        char angle[32];
+                        std::snprintf(angle, sizeof angle, "%.3f", angles[k]);
+                        lines << file << ',' << name << ',' << groupOfSource(name) << ',' << profileName(p) << ','
+                              << angle << '\n';
+                        ++counts[s];
+                    }
+                }
+                rows[s] = lines.str();
+                std::fprintf(stderr, "%s: %zu angles\n", name.c_str(), angles.size());
+            } catch (...) {
+                errors[s] = std::current_exception();
             }
-        }
-        std::fprintf(stderr, "%s: %zu angles\n", name.c_str(), angles.size());
+        });
+    for (std::thread& t : threads) t.join();
+    for (const std::exception_ptr& e : errors)
+        if (e) std::rethrow_exception(e);
+    int written = 0;
+    for (std::size_t s = 0; s < sources.size(); ++s) {
+        truth << rows[s];
+        written += counts[s];
     }
     std::printf("wrote %d pages and truth.csv to %s\n", written, pos[1].c_str());
     return 0;

@@ -1,0 +1,25 @@
+// Which GPU the CUDA backend's calls go to, for callers without CUDA headers: device 0 unless
+// the calling thread holds a CudaDeviceScope (batch --devices gives each GPU an engine thread).
+#pragma once
+
+namespace linescope {
+
+// How many CUDA devices the CUDA backend can choose from (0: none, or a build without it).
+int cudaDeviceCount();
+
+// While it lives, the CUDA backend's calls from the calling thread run on device `device` (an
+// ordinal as nvidia-smi lists them), each device with its own context, stream and buffers;
+// the thread's previous device comes back when it ends. Throws Error when there is no such
+// device or no CUDA backend.
+class CudaDeviceScope {
+public:
+    explicit CudaDeviceScope(int device);
+    ~CudaDeviceScope();
+    CudaDeviceScope(const CudaDeviceScope&) = delete;
+    CudaDeviceScope& operator=(const CudaDeviceScope&) = delete;
+
+private:
+    int previous_ = 0;
+};
+
+}  // namespace linescope

@@ -1,0 +1,171 @@
+// The CUDA backend on several GPUs (CudaDeviceScope, what batch --devices gives each engine
+// thread): every device's results equal the CPU's bit for bit, the calls of a thread go to its
+// scope's device and a scope ends by giving back the one before, threads on different devices
+// run at once without sharing a context, resident images are read back from a thread of
+// another device, and a device that is not there is refused in one sentence. On a machine
+// without a GPU every test skips and says why; with one GPU the concurrent test skips.
+#include "compute/backend.h"
+#include "compute/cuda_devices.h"
+#include "compute/cuda/cuda_context.h"
+#include "compute/cuda/resident.h"
+#include "compute/line_morph.h"
+#include "compute/sweep.h"
+#include "tests/support/cuda_checks.h"
+#include "tests/support/random_images.h"
+
+#include <QtTest>
+
+#include <exception>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace linescope;
+
+namespace {
+
+using test::cpu;
+using test::gpu;
+
+// One device's share of the work: openings at a few angles and lengths and a sweep of a
+// random image, each compared with the CPU's; the failures as sentences.
+std::vector<std::string> checkOnCurrentDevice(int seed, int rounds) {
+    std::vector<std::string> failures;
+    const Image<std::uint8_t> img = test::randomImage<std::uint8_t>(331, 277, seed, test::ImageKind::Blocky);
+    const double angles[] = {0, 30, 63.4, 117.5};
+    const int lengths[] = {9, 41};
+    for (int round = 0; round < rounds; ++round) {
+        for (double a : angles)
+            for (int L : lengths) {
+                const LineParams p{a, L};
+                Image<std::uint8_t> want(img.width(), img.height()), got(img.width(), img.height());
+                lineMorph<std::uint8_t>(MorphOp::Open, img.cview(), want.view(), p, cpu());
+                lineMorph<std::uint8_t>(MorphOp::Open, img.cview(), got.view(), p, gpu());
+                if (auto d = test::bitDifference(want, got))
+                    failures.push_back("open " + test::num(a) + "° λ " + std::to_string(L) + ": " + *d);
+            }
+        SweepRequest req;
+        req.length = 21;
+        req.angles = AngleSet::overHalfTurn(36);
+        const SweepResult<std::uint8_t> want = sweep<std::uint8_t>(img.cview(), req, cpu());
+        const SweepResult<std::uint8_t> got = sweep<std::uint8_t>(img.cview(), req, gpu());
+        if (auto d = test::sweepDifference(want, got)) failures.push_back("sweep: " + *d);
+    }
+    return failures;
+}
+
+}  // namespace
+
+class TestCudaDevices : public QObject {
+    Q_OBJECT
+
+    int devices_ = 0;
+
+private slots:
+    void initTestCase() {
+        std::string why;
+        if (!backendAvailable(Backend::Cuda, &why)) QSKIP(("no usable GPU: " + why).c_str());
+        devices_ = cudaDeviceCount();
+        QVERIFY(devices_ >= 1);
+        qInfo("%d CUDA device(s); device 0: %s", devices_, cudaDeviceDescription().c_str());
+    }
+
+    void eachDeviceEqualsTheCpu() {
+        for (int d = 0; d < devices_; ++d) {
+            CudaDeviceScope scope(d);
+            QCOMPARE(cuda::CudaContext::get().device(), d);
+            int current = -1;
+            QCOMPARE(cudaGetDevice(&current), cudaSuccess);
+            QCOMPARE(current, d);
+            const std::vector<std::string> failures = checkOnCurrentDevice(100 + d, 1);
+            for (const std::string& f : failures) qWarning("device %d: %s", d, f.c_str());
+            QVERIFY2(failures.empty(), qPrintable(QStringLiteral("device %1 differs from the CPU").arg(d)));
+        }
+    }
+
+    void scopesNestAndEnd() {
+        const int last = devices_ - 1;
+        QCOMPARE(cuda::CudaContext::get().device(), 0);
+        {
+            CudaDeviceScope outer(last);
+            QCOMPARE(cuda::CudaContext::get().device(), last);
+            {
+                CudaDeviceScope inner(0);
+                QCOMPARE(cuda::CudaContext::get().device(), 0);
+            }
+            QCOMPARE(cuda::CudaContext::get().device(), last);
+        }
+        QCOMPARE(cuda::CudaContext::get().device(), 0);
+    }
+
+    void missingDeviceIsRefused() {
+        try {
+            CudaDeviceScope scope(devices_);
+            QFAIL("a scope on a device that is not there was accepted");
+        } catch (const Error& e) {
+            const std::string want = "there is no CUDA device " + std::to_string(devices_) + ": this machine has " +
+                                     std::to_string(devices_);
+            QVERIFY2(std::string(e.what()).rfind(want, 0) == 0, e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(Error, CudaDeviceScope(-1));
+        // The failed scope left the thread on device 0.
+        QCOMPARE(cuda::CudaContext::get().device(), 0);
+    }
+
+    // A resident image made on the last device is read back by a thread that never chose a
+    // device (its default is device 0): the reads follow the image, not the thread.
+    void residentImagesAreReadOnTheirDevice() {
+        const int last = devices_ - 1;
+        const Image<std::uint16_t> img = test::randomImage<std::uint16_t>(97, 61, 7, test::ImageKind::Blocky);
+        std::shared_ptr<cuda::ResidentImage> resident;
+        {
+            CudaDeviceScope scope(last);
+            cuda::CudaContext& ctx = cuda::CudaContext::get();
+            auto lock = ctx.lock();
+            resident = cuda::uploadResident<std::uint16_t>(img.cview(), ctx);
+            QCOMPARE(resident->context().device(), last);
+        }
+        Image<std::uint16_t> back(1, 1);
+        double pixel = 0;
+        std::exception_ptr error;
+        std::thread reader([&] {
+            try {
+                back = cuda::downloadResident<std::uint16_t>(*resident);
+                pixel = cuda::residentPixel(*resident, 5, 9);
+            } catch (...) {
+                error = std::current_exception();
+            }
+        });
+        reader.join();
+        if (error) std::rethrow_exception(error);
+        QVERIFY(!test::bitDifference(img, back));
+        QCOMPARE(pixel, static_cast<double>(img.at(5, 9)));
+    }
+
+    // Two threads, each on its own device, run at once; each device's results equal the CPU's.
+    void devicesRunAtOnce() {
+        if (devices_ < 2) QSKIP("one GPU: nothing to run side by side");
+        std::vector<std::vector<std::string>> failures(static_cast<std::size_t>(devices_));
+        std::vector<std::exception_ptr> errors(static_cast<std::size_t>(devices_));
+        std::vector<std::thread> threads;
+        for (int d = 0; d < devices_; ++d)
+            threads.emplace_back([&, d] {
+                try {
+                    CudaDeviceScope scope(d);
+                    failures[static_cast<std::size_t>(d)] = checkOnCurrentDevice(200 + d, 4);
+                } catch (...) {
+                    errors[static_cast<std::size_t>(d)] = std::current_exception();
+                }
+            });
+        for (std::thread& t : threads) t.join();
+        for (int d = 0; d < devices_; ++d) {
+            if (errors[static_cast<std::size_t>(d)]) std::rethrow_exception(errors[static_cast<std::size_t>(d)]);
+            for (const std::string& f : failures[static_cast<std::size_t>(d)]) qWarning("device %d: %s", d, f.c_str());
+            QVERIFY2(failures[static_cast<std::size_t>(d)].empty(),
+                     qPrintable(QStringLiteral("device %1 differs from the CPU").arg(d)));
+        }
+    }
+};
+
+QTEST_MAIN(TestCudaDevices)
+#include "test_cuda_devices.moc"
