@@ -7,6 +7,7 @@
 #include "compute/line_morph.h"
 #include "compute/page_flatten.h"
 #include "compute/spectrum_peaks.h"
+#include "compute/sweep_spectrum.h"
 
 #include <algorithm>
 #include <cmath>
@@ -165,7 +166,7 @@ std::vector<double> spectrumOf(ImageView<const T> page, MorphOp op, int length, 
     req.length = length;
     req.angles = angles;
     req.kind = kind;
-    return sweep<T>(page, req, opt).spectrum;
+    return sweepSpectrum<T>(page, req, opt).spectrum;
 }
 
 }  // namespace

@@ -12,9 +12,9 @@
 #include "compute/image.h"
 
 #include <algorithm>
-
 #include <cstdio>
 #include <filesystem>
+#include <set>
 #include <thread>
 
 namespace linescope::cli {
@@ -67,8 +67,10 @@ constexpr const char* kHelp =
     "  --redo             process every input, even those complete from an earlier run\n"
     "  --devices LIST     the GPUs to use, as nvidia-smi numbers them: 0,1 or all. Each gets an\n"
     "                     engine thread, its own CUDA context and stream, and takes the next\n"
-    "                     decoded file when it is free; the results are those of one GPU. For\n"
-    "                     COMMAND's CUDA backend, cuda or auto (default: device 0 alone)\n"
+    "                     decoded file when it is free; the results are those of one GPU. A GPU\n"
+    "                     named twice (0,0,1,1) gets two threads, whose host work overlaps the\n"
+    "                     other's GPU work. For COMMAND's CUDA backend, cuda or auto (default:\n"
+    "                     device 0 alone)\n"
     "\n"
     "After the summary a line says where the time went: each stage's time a file and the rate\n"
     "its threads could sustain alone, and how busy each engine thread was; the slowest stage\n"
@@ -78,7 +80,8 @@ std::vector<OptionSpec> batchOptionSpecs() {
     return {{"--inputs", true}, {"--out-dir", true}, {"--jobs", true}, {"--redo", false}, {"--devices", true}};
 }
 
-// --devices 0,2 or all: distinct device numbers, each checked to exist now, before any work.
+// --devices 0,2 or all (a device named twice gets two engine threads): each device checked to
+// exist now, before any work.
 std::vector<int> devicesFrom(const Args& args, const ArgList& commandOptions) {
     if (!args.has("--devices")) return {};
     const std::string text = args.valueOr("--devices", "");
@@ -103,13 +106,10 @@ std::vector<int> devicesFrom(const Args& args, const ArgList& commandOptions) {
         const std::string item = text.substr(begin, end - begin);
         if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || item.size() > 4)
             throw UsageError("--devices takes GPU numbers separated by commas (0,1) or all, got '" + text + "'");
-        const int device = std::stoi(item);
-        if (std::find(devices.begin(), devices.end(), device) != devices.end())
-            throw UsageError("--devices names GPU " + item + " twice");
-        devices.push_back(device);
+        devices.push_back(std::stoi(item));
         begin = end + 1;
     }
-    for (int device : devices) {
+    for (int device : std::set<int>(devices.begin(), devices.end())) {
         try {
             CudaDeviceScope check(device);
         } catch (const Error& e) {

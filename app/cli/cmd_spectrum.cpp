@@ -9,6 +9,7 @@
 
 #include "compute/spectrum_peaks.h"
 #include "compute/sweep.h"
+#include "compute/sweep_spectrum.h"
 
 #include <algorithm>
 #include <chrono>
@@ -81,7 +82,7 @@ public:
 
         const auto start = std::chrono::steady_clock::now();
         const std::vector<double> spectrum = io::visitPixelType(image, [&]<class T>(std::type_identity<T>) {
-            return sweep<T>(io::viewOf<T>(image), req, options_).spectrum;
+            return sweepSpectrum<T>(io::viewOf<T>(image), req, options_).spectrum;
         });
         const bool minimum = req.op == MorphOp::Close || req.op == MorphOp::Dilate;
         const auto peaks = spectrumPeaks(spectrum, req.angles, minimum, maxPeaks_, minProminence_);

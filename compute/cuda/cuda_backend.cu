@@ -65,8 +65,11 @@ void lineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineF
         ctx);
 }
 
+namespace {
+
+// The host sweep, its images brought back or (withImages false) left on the device.
 template <class T>
-SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req) {
+SweepResult<T> hostSweep(ImageView<const T> src, const SweepRequest& req, bool withImages) {
     CudaContext& ctx = CudaContext::get();
     auto lock = ctx.lock();
     const std::vector<Strip> strips = zones::sweepStrips<T>(src.width, src.height, req, zones::Input::Host, ctx);
@@ -74,13 +77,16 @@ SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req) {
     SweepResult<T> r;
     r.angles = req.angles;
     r.op = req.op;
-    r.sup = Image<T>(src.width, src.height);
-    r.inf = Image<T>(src.width, src.height);
-    r.strength = Image<T>(src.width, src.height);
-    r.argIndex = Image<std::uint16_t>(src.width, src.height);
+    if (withImages) {
+        r.sup = Image<T>(src.width, src.height);
+        r.inf = Image<T>(src.width, src.height);
+        r.strength = Image<T>(src.width, src.height);
+        r.argIndex = Image<std::uint16_t>(src.width, src.height);
+    }
     zones::Spectrum spectrum = zones::sweep<T>(
         strips, req, [&](const Strip& s) { return uploadRows<T>(ctx, src, s); },
         [&](const Strip& s, const zones::KeptSweep<T>& kept) {
+            if (!withImages) return;
             downloadImage<T>(ctx, kept.sup, hostRows(r.sup.view(), s.keepBegin, s.keepEnd));
             downloadImage<T>(ctx, kept.inf, hostRows(r.inf.view(), s.keepBegin, s.keepEnd));
             downloadImage<T>(ctx, kept.strength, hostRows(r.strength.view(), s.keepBegin, s.keepEnd));
@@ -92,10 +98,23 @@ SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req) {
     return r;
 }
 
+}  // namespace
+
+template <class T>
+SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req) {
+    return hostSweep<T>(src, req, true);
+}
+
+template <class T>
+SweepResult<T> sweepSpectrum(ImageView<const T> src, const SweepRequest& req) {
+    return hostSweep<T>(src, req, false);
+}
+
 #define LS_INSTANTIATE(T)                                                                                    \
     template void lineMorph<T>(MorphOp, ImageView<const T>, ImageView<T>, const LineFamily&, Segment,         \
                                LineAlgorithm);                                                                \
-    template SweepResult<T> sweep<T>(ImageView<const T>, const SweepRequest&);
+    template SweepResult<T> sweep<T>(ImageView<const T>, const SweepRequest&);                              \
+    template SweepResult<T> sweepSpectrum<T>(ImageView<const T>, const SweepRequest&);
 LS_INSTANTIATE(std::uint8_t)
 LS_INSTANTIATE(std::uint16_t)
 LS_INSTANTIATE(float)

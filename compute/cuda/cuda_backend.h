@@ -32,6 +32,9 @@ void lineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineF
 
 template <class T>
 SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req);
+// The sweep's spectrum alone: its images stay on the device (no download, no host images).
+template <class T>
+SweepResult<T> sweepSpectrum(ImageView<const T> src, const SweepRequest& req);
 
 template <class T>
 void classicMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const ClassicSE& se);

@@ -329,8 +329,8 @@ private slots:
         const QStringList openOnAnyBackend = {QStringLiteral("open"), QStringLiteral("--length"), QStringLiteral("7")};
         verifyOneErrorLine(batch(QStringLiteral("o"), {QStringLiteral("in")}, openOnAnyBackend, {QStringLiteral("--devices"), QStringLiteral("0,x")}), 2,
                            QStringLiteral("--devices takes GPU numbers separated by commas (0,1) or all, got '0,x'"));
-        verifyOneErrorLine(batch(QStringLiteral("o"), {QStringLiteral("in")}, openOnAnyBackend, {QStringLiteral("--devices"), QStringLiteral("0,0")}), 2,
-                           QStringLiteral("--devices names GPU 0 twice"));
+        verifyOneErrorLine(batch(QStringLiteral("o"), {QStringLiteral("in")}, openOnAnyBackend, {QStringLiteral("--devices"), QStringLiteral("0,,1")}), 2,
+                           QStringLiteral("--devices takes GPU numbers separated by commas (0,1) or all, got '0,,1'"));
         // A GPU that is not there (on this machine: no CUDA, or fewer than 100 GPUs).
         verifyOneErrorLine(batch(QStringLiteral("o"), {QStringLiteral("in")}, openOnAnyBackend, {QStringLiteral("--devices"), QStringLiteral("99")}), 2,
                            QStringLiteral("--devices: "));

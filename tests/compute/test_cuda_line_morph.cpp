@@ -9,6 +9,7 @@
 #include "compute/line_morph.h"
 #include "compute/reference/reference_line_morph.h"
 #include "compute/sweep.h"
+#include "compute/sweep_spectrum.h"
 #include "tests/support/cuda_checks.h"
 #include "tests/support/random_images.h"
 
@@ -117,6 +118,13 @@ void sweepCase(int w, int h, std::uint64_t seed, MorphOp op, int length, const A
         const SweepResult<T> want = sweep<T>(img.cview(), req, cpu());
         const SweepResult<T> got = sweep<T>(img.cview(), req, gpu());
         compareSweeps(want, got, where, fails);
+        // The spectrum alone (the skew estimate's stages): the same bits, its images left on the device.
+        const SweepSpectrum alone = sweepSpectrum<T>(img.cview(), req, gpu());
+        const bool sameValues = alone.spectrum.size() == want.spectrum.size() &&
+                                std::memcmp(alone.spectrum.data(), want.spectrum.data(),
+                                            want.spectrum.size() * sizeof(double)) == 0;
+        if (!sameValues || alone.spectrumExact != want.spectrumExact)
+            fails.add(where + ": sweepSpectrum differs from the sweep's spectrum");
     } catch (const std::exception& e) {
         fails.add(where + ": threw " + e.what());
     }
