@@ -30,7 +30,9 @@ struct SweepRequest {
     MorphOp op = MorphOp::Open;  // Erode, Dilate, Open or Close
     int length = 1;
     AngleSet angles;
-    LineKind kind = LineKind::Paths;  // the segment and periodic kinds sweep one image per angle, on the CPU
+    // Segment and periodic lines fold one image an angle: on the host in sweep(), on the
+    // device in cuda::sweepResident.
+    LineKind kind = LineKind::Paths;
 };
 
 template <class T>

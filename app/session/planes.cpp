@@ -23,17 +23,7 @@ void downloadOnce(const DevicePlanes& d) {
         if (d.sweep) {
             const cuda::ResidentSweep& s = *d.sweep;
             d.hostSweep = visitPixelType(s.sup->type(), [&](auto tag) {
-                using T = decltype(tag);
-                SweepResult<T> r;
-                r.sup = cuda::downloadResident<T>(*s.sup);
-                r.inf = cuda::downloadResident<T>(*s.inf);
-                r.strength = cuda::downloadResident<T>(*s.strength);
-                r.argIndex = cuda::downloadResident<std::uint16_t>(*s.argIndex);
-                r.spectrum = s.spectrum;
-                r.spectrumExact = s.spectrumExact;
-                r.angles = s.angles;
-                r.op = s.op;
-                return std::make_shared<const AnySweep>(std::move(r));
+                return std::make_shared<const AnySweep>(cuda::downloadSweep<decltype(tag)>(s));
             });
         }
     });

@@ -1,6 +1,7 @@
 #include "compute/cuda/foreign_images.h"
 
 #include "compute/cuda/cuda_check.h"
+#include "compute/orientation_hue.h"
 
 #include <cmath>
 #include <vector>
@@ -27,6 +28,35 @@ __global__ void anglesOfIndices(DeviceImageView<const std::uint16_t> argIndex, c
     const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
     if (x >= out.width || y >= out.height) return;
     out.at(x, y) = table[argIndex.at(x, y)];
+}
+
+// orientationRgb (orientation_hue.h) at every pixel, its hue from the table.
+template <class T>
+__global__ void coloursOf(DeviceImageView<const std::uint16_t> argIndex, DeviceImageView<const T> strength,
+                          double maxStrength, const OrientationHue* table, DeviceImageView<std::uint8_t> rgb) {
+    const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+    if (x >= argIndex.width || y >= argIndex.height) return;
+    const double value = __ddiv_rn(static_cast<double>(strength.at(x, y)), maxStrength);
+    orientationRgb(table[argIndex.at(x, y)], value, &rgb.at(3 * x, y));
+}
+
+// `table` copied to the device for launch(its device copy) on `s`; returns once the kernel ran
+// (the table is pageable host memory) and its copy is freed.
+template <class E, class Launch>
+void launchWithTable(const std::vector<E>& table, cudaStream_t s, Launch&& launch) {
+    E* deviceTable = nullptr;
+    const std::size_t bytes = table.size() * sizeof(E);
+    LS_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&deviceTable), bytes, s));
+    cudaError_t status = cudaMemcpyAsync(deviceTable, table.data(), bytes, cudaMemcpyHostToDevice, s);
+    if (status == cudaSuccess) {
+        launch(static_cast<const E*>(deviceTable));
+        status = cudaPeekAtLastError();
+    }
+    if (status == cudaSuccess) status = cudaStreamSynchronize(s);
+    LS_CUDA_CHECK(cudaFreeAsync(deviceTable, s));
+    LS_CUDA_CHECK(status);
+    CudaContext::countHostTraffic(bytes);
 }
 
 }  // namespace
@@ -83,20 +113,33 @@ std::shared_ptr<ResidentImage> orientationPlane(const ResidentImage& argIndex, c
     std::vector<float> table(static_cast<std::size_t>(angles.count));
     for (int k = 0; k < angles.count; ++k) table[static_cast<std::size_t>(k)] = static_cast<float>(angles.angle(k));
     auto out = std::make_shared<ResidentImage>(PixelType::F32, argIndex.width(), argIndex.height(), ctx);
+    launchWithTable(table, ctx.stream(), [&](const float* deviceTable) {
+        anglesOfIndices<<<gridFor(out->width(), out->height()), kBlock, 0, ctx.stream()>>>(
+            argIndex.view<std::uint16_t>(), deviceTable, out->view<float>());
+    });
+    return out;
+}
+
+std::shared_ptr<ResidentImage> orientationColoursPlane(const ResidentImage& argIndex, const ResidentImage& strength,
+                                                       double maxStrength, const AngleSet& angles, CudaContext& ctx) {
+    auto out = std::make_shared<ResidentImage>(PixelType::U8, 3 * argIndex.width(), argIndex.height(), ctx);
     const cudaStream_t s = ctx.stream();
-    float* deviceTable = nullptr;
-    const std::size_t bytes = table.size() * sizeof(float);
-    LS_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&deviceTable), bytes, s));
-    cudaError_t status = cudaMemcpyAsync(deviceTable, table.data(), bytes, cudaMemcpyHostToDevice, s);
-    if (status == cudaSuccess) {
-        anglesOfIndices<<<gridFor(out->width(), out->height()), kBlock, 0, s>>>(argIndex.view<std::uint16_t>(),
-                                                                                deviceTable, out->view<float>());
-        status = cudaPeekAtLastError();
+    if (!(maxStrength > 0) || !std::isfinite(maxStrength)) {  // no orientation anywhere: black
+        LS_CUDA_CHECK(cudaMemset2DAsync(out->data(), out->pitch(), 0, static_cast<std::size_t>(out->width()),
+                                        static_cast<std::size_t>(out->height()), s));
+        LS_CUDA_CHECK(cudaStreamSynchronize(s));
+        return out;
     }
-    if (status == cudaSuccess) status = cudaStreamSynchronize(s);  // the table is pageable host memory
-    LS_CUDA_CHECK(cudaFreeAsync(deviceTable, s));
-    LS_CUDA_CHECK(status);
-    CudaContext::countHostTraffic(bytes);
+    std::vector<OrientationHue> table(static_cast<std::size_t>(angles.count));
+    for (int k = 0; k < angles.count; ++k) table[static_cast<std::size_t>(k)] = orientationHue(angles.angle(k));
+    launchWithTable(table, s, [&](const OrientationHue* deviceTable) {
+        visitPixelType(strength.type(), [&](auto tag) {
+            using T = decltype(tag);
+            coloursOf<T><<<gridFor(argIndex.width(), argIndex.height()), kBlock, 0, s>>>(
+                argIndex.view<std::uint16_t>(), strength.view<T>(), maxStrength, deviceTable,
+                out->view<std::uint8_t>());
+        });
+    });
     return out;
 }
 

@@ -1,7 +1,7 @@
 // What the engine needs to take images from, and hand results to, other CUDA libraries
 // (CuPy, PyTorch, Numba: the Python package's DLPack and __cuda_array_interface__ arrays)
 // without copying them: where a pointer lives, stream hand-overs, the NaN check a float image
-// gets on the host, and the sweep's angle plane computed on the device.
+// gets on the host, and the sweep's angle plane and colours computed on the device.
 #pragma once
 
 #include "compute/cuda/cuda_context.h"
@@ -35,5 +35,11 @@ std::optional<std::pair<int, int>> firstNaN(const ResidentImage& image, CudaCont
 // SweepResult::orientation and the CLI's orientation-angles.tiff do. Complete on return.
 std::shared_ptr<ResidentImage> orientationPlane(const ResidentImage& argIndex, const AngleSet& angles,
                                                 CudaContext& ctx);
+
+// The orientation map's colours (orientationColours: hue from the angle of argIndex, value
+// strength / maxStrength; black where maxStrength is not a positive finite number) as 8-bit
+// RGB, the same bytes: a U8 image 3 × the width (r, g, b a pixel). Complete on return.
+std::shared_ptr<ResidentImage> orientationColoursPlane(const ResidentImage& argIndex, const ResidentImage& strength,
+                                                       double maxStrength, const AngleSet& angles, CudaContext& ctx);
 
 }  // namespace linescope::cuda

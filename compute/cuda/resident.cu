@@ -3,6 +3,8 @@
 #include "compute/cuda/contours_device.h"
 #include "compute/cuda/cuda_line_api.h"
 #include "compute/cuda/kernel_line_morph.h"
+#include "compute/cuda/pool_array.h"
+#include "compute/cuda/sweep_results.cuh"
 #include "compute/cuda/zones.h"
 #include "compute/line_geometry.h"
 #include "compute/pixel_rules.h"
@@ -37,6 +39,8 @@ constexpr dim3 kBlock(32, 8);
 // Takes or folds a chunk of every m-th angle from `first` (local index a ↦ first + m·a) into
 // the accumulators. The chunks come in the order of chunkResidues, not by angle, so a tie
 // goes to the smaller angle index explicitly: sweep()'s rule (the smallest k reaching the extreme).
+// One angle's image (the segment and periodic sweeps): s2 = i2 = the image, a2 without data
+// (local index 0 everywhere), `first` its k.
 template <class T>
 __global__ void foldChunk(DeviceImageView<T> sup, DeviceImageView<T> inf, DeviceImageView<std::uint16_t> arg,
                           DeviceImageView<const T> s2, DeviceImageView<const T> i2,
@@ -44,7 +48,7 @@ __global__ void foldChunk(DeviceImageView<T> sup, DeviceImageView<T> inf, Device
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= sup.width || y >= sup.height) return;
     const T cs = s2.at(x, y), ci = i2.at(x, y);
-    const auto k = static_cast<std::uint16_t>(first + m * a2.at(x, y));
+    const auto k = static_cast<std::uint16_t>(a2.data ? first + m * a2.at(x, y) : first);
     if (take) {
         sup.at(x, y) = cs;
         inf.at(x, y) = ci;
@@ -56,6 +60,30 @@ __global__ void foldChunk(DeviceImageView<T> sup, DeviceImageView<T> inf, Device
     if (better) arg.at(x, y) = k;
     if (s < cs) sup.at(x, y) = cs;
     if (ci < i) inf.at(x, y) = ci;
+}
+
+// Σ of each row of g, left to right in one thread (cpu::sweepRowSum's order: the float sum
+// is the CPU's bit for bit), then (rowsToSpectrum, one thread) the rows in order, as
+// sweepByImages totals them.
+template <class T>
+__global__ void rowSums(DeviceImageView<const T> g, SpectrumSum<T>* rows) {
+    const int y = blockIdx.x * blockDim.x + threadIdx.x;
+    if (y >= g.height) return;
+    SpectrumSum<T> s = 0;
+    for (int x = 0; x < g.width; ++x) s += static_cast<SpectrumSum<T>>(g.at(x, y));
+    rows[y] = s;
+}
+
+template <class T>
+__global__ void rowsToSpectrum(const SpectrumSum<T>* rows, int height, int k, std::int64_t* exact, double* spectrum) {
+    SpectrumSum<T> total = 0;
+    for (int y = 0; y < height; ++y) total += rows[y];
+    if constexpr (std::is_floating_point_v<T>) {
+        spectrum[k] = total;
+    } else {
+        exact[k] = total;
+        spectrum[k] = static_cast<double>(total);
+    }
 }
 
 template <class T>
@@ -184,6 +212,79 @@ ResidentPtr copyOf(const ResidentImage& from, CudaContext& ctx) {
     return to;
 }
 
+// A new sweep's accumulators (sup, inf and the angle index), which r holds read-only.
+struct Accumulators {
+    std::shared_ptr<ResidentImage> sup, inf, arg;
+};
+
+template <class T>
+Accumulators startSweep(ResidentSweep& r, const SweepRequest& req, int W, int H, CudaContext& ctx) {
+    r.angles = req.angles;
+    r.op = req.op;
+    Accumulators acc{std::make_shared<ResidentImage>(pixelTypeOf<T>(), W, H, ctx),
+                     std::make_shared<ResidentImage>(pixelTypeOf<T>(), W, H, ctx),
+                     std::make_shared<ResidentImage>(PixelType::U16, W, H, ctx)};
+    r.sup = acc.sup;
+    r.inf = acc.inf;
+    r.argIndex = acc.arg;
+    return acc;
+}
+
+// A sweep of segment or periodic lines (kernel_line_morph.h): one image an angle, computed
+// on the device from the source and folded there with the host sweep's rules (sweepByImages),
+// the spectrum summed in its order. No chunks and no previews: `step` after every angle.
+template <class T>
+ResidentSweep sweepKindsResidentT(const ResidentImage& srcImage, const SweepRequest& req, const ChunkStep& step,
+                                  CudaContext& ctx) {
+    const int total = req.angles.count;
+    const int W = srcImage.width(), H = srcImage.height();
+    const DeviceImageView<const T> src = srcImage.template view<T>();
+    const cudaStream_t s = ctx.stream();
+    const bool bySup = req.op == MorphOp::Open || req.op == MorphOp::Erode;
+    std::vector<LineKernel> kernels;  // all built (and validated) before any work
+    kernels.reserve(static_cast<std::size_t>(total));
+    for (int k = 0; k < total; ++k) kernels.push_back(lineKernel(req.kind, req.angles.angle(k), req.length));
+
+    ResidentSweep r;
+    const Accumulators acc = startSweep<T>(r, req, W, H, ctx);
+    ResidentImage gamma(pixelTypeOf<T>(), W, H, ctx);
+    const DeviceImageView<T> mid = ctx.image<T>(BufferSlot::Temp, W, H);
+    const PoolArray rows(static_cast<std::size_t>(H) * sizeof(SpectrumSum<T>), s);
+    const PoolArray sums(static_cast<std::size_t>(total) * (sizeof(double) + sizeof(std::int64_t)), s);
+    auto* spectrum = sums.as<double>();
+    auto* exact = reinterpret_cast<std::int64_t*>(spectrum + total);
+    const DeviceImageView<T> supView = acc.sup->template view<T>(), infView = acc.inf->template view<T>();
+    const DeviceImageView<std::uint16_t> argView = acc.arg->template view<std::uint16_t>();
+    const DeviceImageView<T> out = gamma.template view<T>();
+    const DeviceImageView<const T> g = std::as_const(gamma).template view<T>();
+    SpectrumSum<T>* const rowSum = rows.as<SpectrumSum<T>>();
+    if (step) step(0, total);
+    for (int k = 0; k < total; ++k) {
+        kernelLineMorphDevice<T>(req.op, src, out, mid, kernels[static_cast<std::size_t>(k)], ctx);
+        foldChunk<T><<<gridFor(W, H), kBlock, 0, s>>>(supView, infView, argView, g, g, {}, k, 1, k == 0, bySup);
+        LS_CUDA_CHECK_LAUNCH("foldChunk");
+        rowSums<T><<<(H + 127) / 128, 128, 0, s>>>(g, rowSum);
+        LS_CUDA_CHECK_LAUNCH("rowSums");
+        rowsToSpectrum<T><<<1, 1, 0, s>>>(rowSum, H, k, exact, spectrum);
+        LS_CUDA_CHECK_LAUNCH("rowsToSpectrum");
+        if (step) {  // a checkpoint that may stop the sweep sees the angle done
+            ctx.synchronize();
+            step(k + 1, total);
+        }
+    }
+    r.spectrum.resize(static_cast<std::size_t>(total));
+    LS_CUDA_CHECK(cudaMemcpyAsync(r.spectrum.data(), spectrum, r.spectrum.size() * sizeof(double),
+                                  cudaMemcpyDeviceToHost, s));
+    if (!std::is_floating_point_v<T>) {
+        r.spectrumExact.resize(static_cast<std::size_t>(total));
+        LS_CUDA_CHECK(cudaMemcpyAsync(r.spectrumExact.data(), exact, r.spectrumExact.size() * sizeof(std::int64_t),
+                                      cudaMemcpyDeviceToHost, s));
+    }
+    CudaContext::countHostTraffic(static_cast<std::size_t>(total) * (sizeof(double) + sizeof(std::int64_t)));
+    finishSweep<T>(r, std::make_shared<ResidentImage>(pixelTypeOf<T>(), W, H, ctx), ctx);  // waits for the copies
+    return r;
+}
+
 template <class T>
 ResidentSweep sweepResidentT(const ResidentImage& srcImage, const SweepRequest& req, int chunkAngles,
                              const ChunkStep& step, const ResidentPreviewFn& preview, CudaContext& ctx) {
@@ -198,14 +299,10 @@ ResidentSweep sweepResidentT(const ResidentImage& srcImage, const SweepRequest& 
     const bool bySup = req.op == MorphOp::Open || req.op == MorphOp::Erode;
 
     ResidentSweep r;
-    r.angles = req.angles;
-    r.op = req.op;
-    const auto sup = std::make_shared<ResidentImage>(pixelTypeOf<T>(), W, H, ctx);
-    const auto inf = std::make_shared<ResidentImage>(pixelTypeOf<T>(), W, H, ctx);
-    const auto arg = std::make_shared<ResidentImage>(PixelType::U16, W, H, ctx);
-    r.sup = sup;
-    r.inf = inf;
-    r.argIndex = arg;
+    const Accumulators acc = startSweep<T>(r, req, W, H, ctx);
+    const auto& sup = acc.sup;
+    const auto& inf = acc.inf;
+    const auto& arg = acc.arg;
     r.spectrum.resize(static_cast<std::size_t>(total));
     if (!std::is_floating_point_v<T>) r.spectrumExact.resize(static_cast<std::size_t>(total));
 
@@ -315,7 +412,8 @@ DeviceImageView<const T> ResidentImage::view() const {
     template DeviceImageView<T> ResidentImage::view<T>();                                                    \
     template DeviceImageView<const T> ResidentImage::view<T>() const;                                        \
     template std::shared_ptr<ResidentImage> uploadResident<T>(ImageView<const T>, CudaContext&);             \
-    template Image<T> downloadResident<T>(const ResidentImage&);
+    template Image<T> downloadResident<T>(const ResidentImage&);                                             \
+    template SweepResult<T> downloadSweep<T>(const ResidentSweep&);
 
 template <class T>
 std::shared_ptr<ResidentImage> uploadResident(ImageView<const T> image, CudaContext& ctx) {
@@ -363,6 +461,11 @@ std::shared_ptr<ResidentImage> lineMorphResident(MorphOp op, const ResidentImage
 ResidentSweep sweepResident(const ResidentImage& src, const SweepRequest& req, int chunkAngles, const ChunkStep& step,
                             CudaContext& ctx, const ResidentPreviewFn& preview) {
     segmentOf(req.length);  // validates λ before any work, as sweep() does
+    if (req.kind != LineKind::Paths) {
+        validateSweepRequest(req);
+        return visitPixelType(src.type(),
+                              [&](auto tag) { return sweepKindsResidentT<decltype(tag)>(src, req, step, ctx); });
+    }
     return visitPixelType(src.type(), [&](auto tag) {
         return sweepResidentT<decltype(tag)>(src, req, chunkAngles, step, preview, ctx);
     });
@@ -404,6 +507,20 @@ Image<T> downloadResident(const ResidentImage& image) {
                                     cudaMemcpyDeviceToHost, s));
     LS_CUDA_CHECK(cudaStreamSynchronize(s));
     return out;
+}
+
+template <class T>
+SweepResult<T> downloadSweep(const ResidentSweep& sweep) {
+    SweepResult<T> r;
+    r.sup = downloadResident<T>(*sweep.sup);
+    r.inf = downloadResident<T>(*sweep.inf);
+    r.strength = downloadResident<T>(*sweep.strength);
+    r.argIndex = downloadResident<std::uint16_t>(*sweep.argIndex);
+    r.spectrum = sweep.spectrum;
+    r.spectrumExact = sweep.spectrumExact;
+    r.angles = sweep.angles;
+    r.op = sweep.op;
+    return r;
 }
 
 double residentPixel(const ResidentImage& image, int x, int y) {

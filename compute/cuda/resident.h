@@ -106,7 +106,9 @@ std::shared_ptr<ResidentImage> lineMorphResident(MorphOp op, const ResidentImage
 // The sweep `req` of `src`, computed in chunks of about `chunkAngles` interleaved angles
 // (sweepChunks; < 1: all at once) and folded on the device with sweep()'s tie rule (the
 // smallest k): equal to sweep(src, req) pixel for pixel, and so to the CPU's. `preview`, if
-// set, is offered the sweep so far after the chunks that leave it evenly spread.
+// set, is offered the sweep so far after the chunks that leave it evenly spread. Segment and
+// periodic lines (req.kind) go one angle at a time, `step` after each, no previews, their
+// spectrum the CPU's bit for bit for float images too.
 ResidentSweep sweepResident(const ResidentImage& src, const SweepRequest& req, int chunkAngles,
                             const ChunkStep& step, CudaContext& ctx, const ResidentPreviewFn& preview = {});
 
@@ -119,6 +121,9 @@ void findContoursResident(const ResidentImage& plane, double threshold, ContourM
 // A whole image to the host (an export, a CPU consumer).
 template <class T>
 Image<T> downloadResident(const ResidentImage& image);
+// A whole sweep to the host: its planes, spectra, angles and operator (T: the source's type).
+template <class T>
+SweepResult<T> downloadSweep(const ResidentSweep& sweep);
 // The pixel (x, y) as double (the probe); NaN outside the image.
 double residentPixel(const ResidentImage& image, int x, int y);
 // The smallest and largest pixel (a threshold control's range), reduced on the device.

@@ -12,10 +12,14 @@ are contiguous and aligned are read in place, other layouts are copied once), or
 that NumPy takes through DLPack. Results are new arrays of the input's type.
 
 GPU arrays (CuPy, PyTorch and anything else with ``__dlpack__`` or
-``__cuda_array_interface__``) go to the CUDA engine without a copy: ``open``, ``close``,
-``erode``, ``dilate``, ``tophat``, ``sweep`` and ``spectrum`` read them in place and return
-their images as ``DeviceArray``, which ``torch.from_dlpack`` and ``cupy.asarray`` read in
-place too (``.get()`` copies one to NumPy); results are complete when returned::
+``__cuda_array_interface__``) are taken by every function, and give the same numbers bit for
+bit as the same call on a NumPy copy. ``open``, ``close``, ``erode``, ``dilate``, ``tophat``,
+``sweep``, ``spectrum`` and ``contours`` read them in place on the CUDA engine; the others
+start with a stage that runs on the host (a Gaussian, a page reduction, OpenCV's rotation), so
+they copy the array to host memory once, after the producer's queued work, and go on there
+with the backend asked for. Images come back as ``DeviceArray``, which ``torch.from_dlpack``
+and ``cupy.asarray`` read in place too (``.get()`` copies one to NumPy); numbers, lists and
+per-block fields come back as for NumPy input. Results are complete when returned::
 
     t = torch.from_dlpack(linescope.open(torch_tensor_on_gpu, angle=30, length=15))
 
@@ -86,10 +90,11 @@ def _host(img):
     return img
 
 
-def _refuse_gpu(img, function):
+def _host_copy(img, allow_bool=False):
+    """A GPU array copied once into a new NumPy array (on the engine's stream, after the
+    producer's queued work); any other array as ``_host`` gives it."""
     if _on_gpu(img):
-        raise TypeError(f"{function}() takes host arrays; GPU arrays go to open, close, erode, dilate, "
-                        "tophat, sweep and spectrum (copy this one to the host first: a.get(), t.cpu())")
+        return _device_function("device_download")(img, allow_bool)
     return _host(img)
 
 
@@ -132,7 +137,8 @@ _MORPH_DOC = """{what} of ``img`` by a digital line segment (``linescope-cli {op
     line: the digital line, "paths" (default), "segment" (the 2-D kernel OpenCV's
         morphologyEx uses) or "periodic" (``--line``).{{engine}}
 
-    Returns a new array of ``img``'s shape and type: a DeviceArray for a GPU array.
+    Returns a new array of ``img``'s shape and type. A GPU array is read in place on the CUDA
+    engine (backend "auto" or "cuda"), and the result is a DeviceArray.
     """
 
 
@@ -171,9 +177,12 @@ def _angles_doc(default):
     length: λ of the segment, 1 … 1000000.
     {_angles_doc("0:180:1")}
     op: "open" (default), "close", "erode" or "dilate".
-    line: "paths" (default), "segment" or "periodic" (``--line``; GPU arrays: "paths").{{engine}}
+    line: "paths" (default), "segment" or "periodic" (``--line``).{{engine}}
 
-    Returns a SweepResult; for a GPU array its images are DeviceArrays and colours is None.
+    Returns a SweepResult. For a GPU array the sweep runs on the CUDA engine from the array in
+    place (every kind of line; ``algorithm`` and ``threads`` do not apply) and its images are
+    DeviceArrays, ``colours`` too: a (H, W, 3) uint8 DeviceArray, coloured on the device, of
+    the same bytes as a host array's colours.
     """)
 def sweep(img, length, angles="0:180:1", op="open", *, line="paths", backend="auto", algorithm="auto", threads=0):
     if _on_gpu(img):
@@ -194,7 +203,7 @@ def sweep(img, length, angles="0:180:1", op="open", *, line="paths", backend="au
     min_prominence: peaks below it are left out, 0 … 1 (default 0.1).
     line: "paths" (default), "segment" or "periodic" (``--line``).{{engine}}
 
-    Returns a Spectrum.
+    Returns a Spectrum. A GPU array is swept on the CUDA engine in place, as by ``sweep``.
     """)
 def spectrum(img, length=None, angles="0:180:1", op="open", *, peaks=4, min_prominence=0.1,
              line="paths", backend="auto", algorithm="auto", threads=0):
@@ -220,11 +229,13 @@ def spectrum(img, length=None, angles="0:180:1", op="open", *, peaks=4, min_prom
     method: "block" (default) or "pixel" (each pixel's orientation-map angle averaged per
         block).{engine}
 
-    Returns an OrientationField.
+    Returns an OrientationField (per-block NumPy arrays for every input). A GPU array is copied
+    to host memory once: the field's first stage, a Gaussian over the image, runs on the host;
+    the openings and closings of the smoothed image then run on ``backend``.
     """)
 def orientation_field(img, *, block=16, length=None, angle_count=24, smoothing=0.8, method="block",
                       backend="auto", algorithm="auto", threads=0):
-    img = _refuse_gpu(img, "orientation_field")
+    img = _host_copy(img)
     return OrientationField(**_linescope.orientation_field(
         img, block, length, angle_count, smoothing, method, backend, algorithm, threads))
 
@@ -243,11 +254,13 @@ def orientation_field(img, *, block=16, length=None, angle_count=24, smoothing=0
     line: the digital line of the smear and the spectra, "paths" (default), "segment" or
         "periodic" (``--line``; the confidence was calibrated with paths).{{engine}}
 
-    Returns a Skew. ``deskew(page, result.angle)`` straightens the page.
+    Returns a Skew. ``deskew(page, result.angle)`` straightens the page. A GPU array is copied
+    to host memory once: the first stage, the page's reduction, runs on the host; the spectra
+    of the reduced page then run on ``backend``.
     """)
 def skew(page, *, length=None, angles="-16:16.5:0.5", refine_range=1.0, refine_step=0.05,
          reduction=None, bright_lines=False, line="paths", backend="auto", algorithm="auto", threads=0):
-    page = _refuse_gpu(page, "skew")
+    page = _host_copy(page)
     return Skew(**_linescope.skew(page, length, angles, refine_range, refine_step, reduction,
                                   bool(bright_lines), line, backend, algorithm, threads))
 
@@ -260,10 +273,12 @@ def deskew(page, angle, *, border="replicate"):
     border: what fills the corners: "replicate" (default, the nearest edge pixel) or "white"
         (the type's maximum; for float32 the page's maximum).
 
-    Returns a new array of the page's shape and type (bilinear interpolation, OpenCV's).
+    Returns a new array of the page's shape and type (bilinear interpolation, OpenCV's). A GPU
+    array is copied to host memory, rotated there and the result uploaded: a DeviceArray.
     """
-    page = _refuse_gpu(page, "deskew")
-    return _linescope.deskew(page, angle, border)
+    if _on_gpu(page):
+        return _device_function("device_upload")(_linescope.deskew(_host_copy(page), angle, border))
+    return _linescope.deskew(_host(page), angle, border)
 
 
 def contours(img, mode="tree", approx="none", *, threshold=None, otsu=False, backend="auto", threads=0):
@@ -285,16 +300,26 @@ def contours(img, mode="tree", approx="none", *, threshold=None, otsu=False, bac
 
     Returns (contours, hierarchy): a list of (N, 1, 2) int32 arrays of (x, y) points, and a
     (1, N, 4) int32 array of (next, previous, first child, parent), -1 for none; None when
-    there is no contour.
+    there is no contour. Host arrays for every input.
+
+    A GPU array (uint8 or bool, or uint16 with a threshold) is thresholded and traced
+    on the CUDA engine in place; with otsu=True, a float32 threshold or backend="cpu" it is
+    copied to host memory once and goes the host's way (Otsu's histogram and OpenCV's float
+    comparison are the host's).
     """
-    img = _refuse_gpu(img, "contours")
+    if _on_gpu(img) and not otsu and backend != "cpu":
+        found = _device_function("device_contours")(img, mode, approx, threshold, backend, threads)
+        if found is not None:
+            return found
+    img = _host_copy(img, allow_bool=True)
     return _linescope.contours(img, mode, approx, threshold, bool(otsu), backend, threads)
 
 
 def otsu_threshold(img):
     """Otsu's threshold of ``img`` in its own units (uint16 and float32 images are scaled
-    to 8 bits for it, min → 0, max → 255, and the 8-bit threshold mapped back)."""
-    img = _refuse_gpu(img, "otsu_threshold")
+    to 8 bits for it, min → 0, max → 255, and the 8-bit threshold mapped back). A GPU array
+    is copied to host memory once (the histogram is the host's)."""
+    img = _host_copy(img)
     return _linescope.otsu_threshold(img)
 
 
@@ -314,8 +339,9 @@ def imread(path):
 def imwrite(path, img):
     """Writes ``img`` to ``path`` as ``linescope-cli`` writes its outputs: atomically (the
     old file or the new one, never half of one), the format from the extension (.png,
-    .tiff, .pgm, .pfm, ...; float32 needs .tiff or .pfm). Raises OSError."""
-    img = _refuse_gpu(img, "imwrite")
+    .tiff, .pgm, .pfm, ...; float32 needs .tiff or .pfm). Raises OSError. A GPU array or a
+    DeviceArray is copied to host memory once."""
+    img = _host_copy(img)
     _linescope.imwrite(_os.fsencode(path), img)
 
 

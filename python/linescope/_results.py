@@ -21,7 +21,8 @@ class SweepResult(NamedTuple):
     """uint16: that k, so that ``angles[arg_index]`` is ``orientation`` in float64."""
     colours: _np.ndarray
     """uint8 RGB, shape (H, W, 3): the orientation map (orientation.png, which is stored as
-    the file's RGB; OpenCV reads it as BGR)."""
+    the file's RGB; OpenCV reads it as BGR). For a GPU array's sweep, like the images above,
+    a DeviceArray."""
     spectrum: _np.ndarray
     """σ(k) = Σ_x op_k(x): int64 (exact) for integer images, float64 for float32 ones
     (spectrum.json)."""

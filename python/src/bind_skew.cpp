@@ -1,10 +1,13 @@
-// skew and deskew: linescope-cli skew's estimate (the keys of its JSON) and its --deskew image.
+// skew and deskew: linescope-cli skew's estimate (the keys of its JSON) and its --deskew image
+// (not in the engine-only build: the rotation is OpenCV's).
 #include "python/src/arrays.h"
 #include "python/src/bindings.h"
 #include "python/src/options.h"
 
-#include "app/io/deskew.h"
 #include "compute/skew.h"
+#ifndef LINESCOPE_PYTHON_ENGINE_ONLY
+#include "app/io/deskew.h"
+#endif
 
 namespace linescope::python {
 
@@ -48,6 +51,7 @@ py::dict skewOf(const py::object& page, const py::object& length, const py::obje
     return d;
 }
 
+#ifndef LINESCOPE_PYTHON_ENGINE_ONLY
 py::array deskewPage(const py::object& page, const py::object& angle, const std::string& border) {
     const double skewAngle = finiteNumber(angle, "angle");
     if (border != "replicate" && border != "white")
@@ -66,6 +70,7 @@ py::array deskewPage(const py::object& page, const py::object& angle, const std:
         return arrayOf(std::move(out));
     });
 }
+#endif
 }  // namespace
 
 void bindSkew(py::module_& m) {
@@ -74,8 +79,10 @@ void bindSkew(py::module_& m) {
           py::arg("algorithm"), py::arg("threads"),
           "The skew estimate: a dict with the keys of linescope-cli skew's JSON (but time_ms) and the coarse "
           "spectrum.");
+#ifndef LINESCOPE_PYTHON_ENGINE_ONLY
     m.def("deskew", &deskewPage, py::arg("page"), py::arg("angle"), py::arg("border"),
           "The page rotated by -angle about its centre (bilinear), as linescope-cli skew --deskew writes it.");
+#endif
 }
 
 }  // namespace linescope::python

@@ -1,6 +1,7 @@
 #include "python/src/device_arrays.h"
 
 #include "python/src/arrays.h"
+#include "python/src/contour_results.h"
 #include "python/src/options.h"
 
 #include "compute/cuda/cuda_check.h"
@@ -8,6 +9,7 @@
 #include "compute/cuda/resident.h"
 #include "compute/line_morph.h"
 #include "compute/spectrum_peaks.h"
+#include "compute/sweep.h"
 
 #include <dlpack/dlpack.h>
 
@@ -32,9 +34,10 @@ std::string shapeText(py::ssize_t ndim, const auto& shapeAt) {
 }
 
 // The CPU path's messages (arrays.cpp), so that a GPU array is refused as a NumPy one is.
-[[noreturn]] void unsupportedType(const std::string& name) {
+[[noreturn]] void unsupportedType(const std::string& name, bool allowBool) {
     throw py::type_error("the image has " + name +
-                         " pixels, which LineScope does not support (use uint8, uint16 or float32)");
+                         " pixels, which LineScope does not support (use uint8, uint16 or float32" +
+                         (allowBool ? ", or bool for a mask" : "") + ")");
 }
 void requireTwoDimensions(py::ssize_t ndim, const auto& shapeAt) {
     if (ndim != 2)
@@ -60,6 +63,8 @@ public:
     void own(DLManagedTensor* managed) { managed_ = managed; }
 
     std::shared_ptr<ResidentImage> image;
+    bool allowBool = false;  // set by the caller: bool pixels taken as uint8 0/1 (contours' masks)
+    bool boolean = false;    // the pixels were bool
 
 private:
     DLManagedTensor* managed_ = nullptr;
@@ -87,6 +92,9 @@ std::shared_ptr<ResidentImage> lend(PixelType type, std::int64_t height, std::in
     const auto pitch = static_cast<std::size_t>(height == 1 ? width : rowStride) * pixelBytes(type);
     return ResidentImage::borrow(type, static_cast<int>(width), static_cast<int>(height), pitch, data, ctx);
 }
+
+// DLPack's kDLBool (since 0.8; Debian 12's libdlpack-dev is 0.6, which has none).
+constexpr std::uint8_t kBoolCode = 6;
 
 std::string dlpackTypeName(const DLDataType& t) {
     std::string code = t.code == kDLInt ? "int" : t.code == kDLUInt ? "uint" : t.code == kDLFloat ? "float"
@@ -116,7 +124,8 @@ void fromDlpack(const py::handle& object, CudaContext& ctx, DeviceInput& in) {
     if (t.dtype.code == kDLUInt && t.dtype.bits == 8 && t.dtype.lanes == 1) type = PixelType::U8;
     else if (t.dtype.code == kDLUInt && t.dtype.bits == 16 && t.dtype.lanes == 1) type = PixelType::U16;
     else if (t.dtype.code == kDLFloat && t.dtype.bits == 32 && t.dtype.lanes == 1) type = PixelType::F32;
-    else unsupportedType(dlpackTypeName(t.dtype));
+    else if (in.allowBool && t.dtype.code == kBoolCode && t.dtype.bits == 8 && t.dtype.lanes == 1) in.boolean = true;
+    else unsupportedType(t.dtype.code == kBoolCode ? "bool" : dlpackTypeName(t.dtype), in.allowBool);
     requireTwoDimensions(t.ndim, shapeAt);
     const std::int64_t rowStride = t.strides ? t.strides[0] : t.shape[1];
     const std::int64_t colStride = t.strides ? t.strides[1] : 1;
@@ -142,7 +151,8 @@ void fromCudaArrayInterface(const py::handle& object, CudaContext& ctx, DeviceIn
     if (littleOrAny && typestr.substr(1) == "u1") type = PixelType::U8;
     else if (littleOrAny && typestr.substr(1) == "u2") type = PixelType::U16;
     else if (littleOrAny && typestr.substr(1) == "f4") type = PixelType::F32;
-    else unsupportedType(typestr[0] == '>' ? "big-endian " + name : name);
+    else if (in.allowBool && typestr == "|b1") in.boolean = true;
+    else unsupportedType(typestr[0] == '>' ? "big-endian " + name : name, in.allowBool);
     requireTwoDimensions(static_cast<py::ssize_t>(shape.size()), shapeAt);
     const py::tuple dataField = cai["data"];
     auto* data = reinterpret_cast<void*>(dataField[0].cast<std::uintptr_t>());
@@ -189,11 +199,18 @@ CudaContext& cudaContextFor(const std::string& backend) {
 
 // A result in device memory, complete when it is handed out (the engine waits for its own
 // work), owned by the DeviceArray and by every DLPack tensor made from it.
+// `channels` 3: an RGB image held as a uint8 image of 3 × its width (the orientation colours),
+// shaped (height, width, 3).
 class DeviceArray {
 public:
-    explicit DeviceArray(std::shared_ptr<const ResidentImage> image) : image_(std::move(image)) {}
+    explicit DeviceArray(std::shared_ptr<const ResidentImage> image, int channels = 1)
+        : image_(std::move(image)), channels_(channels) {}
 
-    py::tuple shape() const { return py::make_tuple(image_->height(), image_->width()); }
+    int ndim() const { return channels_ == 1 ? 2 : 3; }
+    py::tuple shape() const {
+        if (channels_ == 1) return py::make_tuple(image_->height(), image_->width());
+        return py::make_tuple(image_->height(), image_->width() / channels_, channels_);
+    }
     py::dtype dtype() const {
         switch (image_->type()) {
         case PixelType::U8: return py::dtype::of<std::uint8_t>();
@@ -208,7 +225,8 @@ public:
         d["shape"] = shape();
         d["typestr"] = typestr;
         d["data"] = py::make_tuple(reinterpret_cast<std::uintptr_t>(image_->data()), false);
-        d["strides"] = py::make_tuple(image_->pitch(), pixelBytes(image_->type()));
+        if (channels_ == 1) d["strides"] = py::make_tuple(image_->pitch(), pixelBytes(image_->type()));
+        else d["strides"] = py::make_tuple(image_->pitch(), channels_, 1);
         d["version"] = 3;
         d["stream"] = py::none();  // complete: nothing to wait for
         return d;
@@ -227,19 +245,21 @@ public:
                 py::gil_scoped_release release;
                 host = cuda::downloadResident<T>(*image_);
             }
-            return arrayOf(std::move(host));
+            py::array out = arrayOf(std::move(host));
+            return channels_ == 1 ? out : py::array(out.attr("reshape")(shape()));
         });
     }
 
 private:
     std::shared_ptr<const ResidentImage> image_;
+    int channels_ = 1;
 };
 
 struct ExportedTensor {
     DLManagedTensor managed{};
     std::shared_ptr<const ResidentImage> image;
-    std::int64_t shape[2] = {0, 0};
-    std::int64_t strides[2] = {0, 0};
+    std::int64_t shape[3] = {0, 0, 0};
+    std::int64_t strides[3] = {0, 0, 0};
     std::intptr_t consumerStream = 1;
 };
 
@@ -265,13 +285,15 @@ py::capsule DeviceArray::dlpack(const py::object& stream) const {
     exported->consumerStream = stream.is_none() ? 1 : stream.cast<std::intptr_t>();
     exported->image = image_;
     exported->shape[0] = image_->height();
-    exported->shape[1] = image_->width();
+    exported->shape[1] = image_->width() / channels_;
+    exported->shape[2] = channels_;
     exported->strides[0] = static_cast<std::int64_t>(image_->pitch() / pixelBytes(image_->type()));
-    exported->strides[1] = 1;
+    exported->strides[1] = channels_;
+    exported->strides[2] = 1;
     DLTensor& t = exported->managed.dl_tensor;
     t.data = const_cast<void*>(image_->data());
     t.device = {kDLCUDA, py::cast<int>(dlpackDevice()[1])};
-    t.ndim = 2;
+    t.ndim = ndim();
     t.dtype = {static_cast<std::uint8_t>(image_->type() == PixelType::F32 ? kDLFloat : kDLUInt),
                static_cast<std::uint8_t>(pixelBytes(image_->type()) * 8), 1};
     t.shape = exported->shape;
@@ -314,42 +336,50 @@ py::object deviceMorph(const std::string& opName, const py::object& image, const
 SweepRequest deviceSweepRequest(const py::object& length, const py::object& angles, const std::string& op,
                                 const std::string& line) {
     SweepRequest req;
-    req.length = segmentLength(length);
+    req.length = length.is_none() ? 0 : segmentLength(length);  // 0: spectrum's default, once the shape is known
     req.angles = angleSet(angles, "angles");
     req.op = sweepOp(op);
     req.kind = parseLineKind(line);
-    if (req.kind != LineKind::Paths)
-        throw py::value_error("a sweep of a GPU array takes line=\"paths\"; the " + line +
-                              " kind sweeps one image per angle on the CPU (pass a host array)");
     return req;
 }
 
-cuda::ResidentSweep runDeviceSweep(const py::object& image, const SweepRequest& req, const std::string& backend,
-                                   std::shared_ptr<ResidentImage>* orientation) {
+// The sweep of a GPU array on the device; with `planes`, its orientation angles and colours too.
+struct SweepPlanes {
+    std::shared_ptr<ResidentImage> orientation, colours;
+};
+
+cuda::ResidentSweep runDeviceSweep(const py::object& image, SweepRequest& req, const std::string& backend,
+                                   SweepPlanes* planes) {
     engineOptions(backend, "auto", py::int_(0));
     CudaContext& ctx = cudaContextFor(backend);
     DeviceInput in;
     deviceInput(image, ctx, in);
+    if (req.length == 0)  // the CLI's default: a quarter of the image's smaller side
+        req.length = std::max(1, std::min(in.image->width(), in.image->height()) / 4);
     py::gil_scoped_release release;
     const auto lock = ctx.lock();
     requireNoNaNOnDevice(*in.image, ctx);
     cuda::ResidentSweep r = cuda::sweepResident(*in.image, req, 0, {}, ctx);
-    if (orientation) *orientation = cuda::orientationPlane(*r.argIndex, req.angles, ctx);
+    if (planes) {
+        planes->orientation = cuda::orientationPlane(*r.argIndex, req.angles, ctx);
+        planes->colours = cuda::orientationColoursPlane(*r.argIndex, *r.strength, r.maxStrength, req.angles, ctx);
+    }
     return r;
 }
 
 py::dict deviceSweep(const py::object& image, const py::object& length, const py::object& angles,
                      const std::string& op, const std::string& line, const std::string& backend) {
-    const SweepRequest req = deviceSweepRequest(length, angles, op, line);
-    std::shared_ptr<ResidentImage> orientation;
-    cuda::ResidentSweep r = runDeviceSweep(image, req, backend, &orientation);
+    if (length.is_none()) segmentLength(length);  // sweep() has no default: the CPU path's message
+    SweepRequest req = deviceSweepRequest(length, angles, op, line);
+    SweepPlanes planes;
+    cuda::ResidentSweep r = runDeviceSweep(image, req, backend, &planes);
     py::dict d;
     d["sup"] = DeviceArray(r.sup);
     d["inf"] = DeviceArray(r.inf);
     d["strength"] = DeviceArray(r.strength);
-    d["orientation"] = DeviceArray(std::move(orientation));
+    d["orientation"] = DeviceArray(std::move(planes.orientation));
     d["arg_index"] = DeviceArray(r.argIndex);
-    d["colours"] = py::none();
+    d["colours"] = DeviceArray(std::move(planes.colours), 3);
     if (r.spectrumExact.empty()) d["spectrum"] = arrayOf(std::move(r.spectrum));
     else d["spectrum"] = arrayOf(std::move(r.spectrumExact));
     putRequestFields(d, req);
@@ -361,13 +391,7 @@ py::dict deviceSpectrum(const py::object& image, const py::object& length, const
                         const std::string& line, const std::string& backend) {
     const int maxPeaks = wholeNumber(peaks, "peaks", 1, 100);
     const double minProm = numberInRange(minProminence, "min_prominence", 0, 1);
-    py::object lengthOrDefault = length;
-    if (length.is_none()) {  // the CLI's default: a quarter of the image's smaller side
-        const py::tuple shape = image.attr("shape");
-        const long long side = std::min(shape[0].cast<long long>(), shape[1].cast<long long>());
-        lengthOrDefault = py::int_(std::max(1LL, side / 4));
-    }
-    const SweepRequest req = deviceSweepRequest(lengthOrDefault, angles, op, line);
+    SweepRequest req = deviceSweepRequest(length, angles, op, line);
     cuda::ResidentSweep r = runDeviceSweep(image, req, backend, nullptr);
     const bool minimum = req.op == MorphOp::Close || req.op == MorphOp::Dilate;
     const std::vector<SpectrumPeak> found = spectrumPeaks(r.spectrum, req.angles, minimum, maxPeaks, minProm);
@@ -380,6 +404,86 @@ py::dict deviceSpectrum(const py::object& image, const py::object& length, const
     return d;
 }
 
+// CUDA for a copy of a GPU array (any backend: the functions that copy run on the one asked for).
+CudaContext& cudaContextForCopy() {
+    std::string why;
+    if (!backendAvailable(Backend::Cuda, &why))
+        throw std::runtime_error("the image is in GPU memory, but CUDA is not usable here: " + why);
+    return CudaContext::get();
+}
+
+// A GPU array's pixels in a new NumPy array: one copy on the engine's stream, which waited for
+// the producer's (the same hand-over as the engine's own reads). Bool pixels (allowBool) come
+// back as bool.
+py::array deviceDownload(const py::object& image, bool allowBool) {
+    CudaContext& ctx = cudaContextForCopy();
+    DeviceInput in;
+    in.allowBool = allowBool;
+    deviceInput(image, ctx, in);
+    const ResidentImage& src = *in.image;
+    py::array out = visitPixelType(src.type(), [&](auto tag) -> py::array {
+        using T = decltype(tag);
+        Image<T> host(src.width(), src.height());
+        {
+            py::gil_scoped_release release;
+            const auto lock = ctx.lock();
+            const std::size_t rowBytes = sizeof(T) * static_cast<std::size_t>(src.width());
+            CudaContext::countHostTraffic(rowBytes * static_cast<std::size_t>(src.height()));
+            LS_CUDA_CHECK(cudaMemcpy2DAsync(host.data(), rowBytes, src.data(), src.pitch(), rowBytes,
+                                            static_cast<std::size_t>(src.height()), cudaMemcpyDeviceToHost,
+                                            ctx.stream()));
+            ctx.synchronize();
+        }
+        return arrayOf(std::move(host));
+    });
+    return in.boolean ? py::array(out.attr("view")("bool")) : out;
+}
+
+// A host result (deskew's page) as a DeviceArray: one upload, complete when returned.
+py::object deviceUpload(const py::object& array) {
+    CudaContext& ctx = cudaContextForCopy();
+    const InputImage in = inputImage(array);
+    return visitPixelType(in, [&]<class T>(std::type_identity<T>) {
+        const HeldView<T> src(in);
+        std::shared_ptr<ResidentImage> out;
+        {
+            py::gil_scoped_release release;
+            const auto lock = ctx.lock();
+            out = cuda::uploadResident<T>(src.view(), ctx);
+            ctx.synchronize();
+        }
+        return py::cast(DeviceArray(std::move(out)));
+    });
+}
+
+// contours() of a GPU array on the device (findContoursResident: "pixel > threshold", the
+// binary image's non-zero pixels without one). None for a float32 image with a threshold:
+// OpenCV compares those in float, so the caller thresholds a host copy as the CPU path does.
+py::object deviceContours(const py::object& image, const py::object& mode, const py::object& approx,
+                          const py::object& threshold, const std::string& backend, const py::object& threads) {
+    const ContourMode m = contourMode(mode);
+    const ContourApprox a = contourApprox(approx);
+    CudaContext& ctx = cudaContextFor(backend);
+    wholeNumber(threads, "threads", 0, 4096);  // checked as the CPU path checks it, unused here
+    const double t = threshold.is_none() ? 0.0 : finiteNumber(threshold, "threshold");
+    DeviceInput in;
+    in.allowBool = true;  // as the CPU path: bool masks as uint8 0/1
+    deviceInput(image, ctx, in);
+    const PixelType type = in.image->type();
+    if (threshold.is_none() && type != PixelType::U8)
+        throw py::type_error("contours without a threshold take a uint8 or bool image (non-zero = foreground), got " +
+                             std::string(type == PixelType::U16 ? "uint16" : "float32") +
+                             ": give threshold=T or otsu=True");
+    if (type == PixelType::F32) return py::none();
+    Contours c;
+    {
+        py::gil_scoped_release release;
+        const auto lock = ctx.lock();
+        cuda::findContoursResident(*in.image, t, m, a, c, nullptr, ctx);
+    }
+    return contoursTuple(c);
+}
+
 }  // namespace
 
 void bindDeviceArrays(py::module_& m) {
@@ -387,7 +491,7 @@ void bindDeviceArrays(py::module_& m) {
                             "A result in GPU memory: read it without a copy through DLPack (torch.from_dlpack(a), "
                             "cupy.from_dlpack(a)) or __cuda_array_interface__ (cupy.asarray(a), numba); a.get() "
                             "copies it to a NumPy array. Complete when returned.")
-        .def_property_readonly("shape", &DeviceArray::shape, "(height, width)")
+        .def_property_readonly("shape", &DeviceArray::shape, "(height, width), or (height, width, 3) for colours")
         .def_property_readonly("dtype", &DeviceArray::dtype, "uint8, uint16 or float32")
         .def_property_readonly("__cuda_array_interface__", &DeviceArray::cudaArrayInterface)
         .def("__dlpack__", &DeviceArray::dlpack, py::kw_only(), py::arg("stream") = py::none())
@@ -399,9 +503,8 @@ void bindDeviceArrays(py::module_& m) {
                                       "a.get() copies it to a NumPy array");
              })
         .def("__repr__", [](const DeviceArray& a) {
-            const py::tuple s = a.shape();
-            return "linescope.DeviceArray(shape=(" + std::to_string(s[0].cast<int>()) + ", " +
-                   std::to_string(s[1].cast<int>()) + "), dtype=" + std::string(py::str(a.dtype())) + ")";
+            return "linescope.DeviceArray(shape=" + std::string(py::str(a.shape())) +
+                   ", dtype=" + std::string(py::str(a.dtype())) + ")";
         });
     m.def("device_morph", &deviceMorph, py::arg("op"), py::arg("image"), py::arg("angle"), py::arg("length"),
           py::arg("line"), py::arg("backend"), py::arg("algorithm"),
@@ -411,6 +514,12 @@ void bindDeviceArrays(py::module_& m) {
     m.def("device_spectrum", &deviceSpectrum, py::arg("image"), py::arg("length"), py::arg("angles"), py::arg("op"),
           py::arg("peaks"), py::arg("min_prominence"), py::arg("line"), py::arg("backend"),
           "spectrum() of a GPU array.");
+    m.def("device_download", &deviceDownload, py::arg("image"), py::arg("allow_bool"),
+          "A NumPy copy of a GPU array's pixels (after the producer's queued work).");
+    m.def("device_upload", &deviceUpload, py::arg("array"), "A host image as a DeviceArray.");
+    m.def("device_contours", &deviceContours, py::arg("image"), py::arg("mode"), py::arg("approx"),
+          py::arg("threshold"), py::arg("backend"), py::arg("threads"),
+          "contours() of a GPU array on the device; None for a float32 image with a threshold.");
 }
 
 }  // namespace linescope::python

@@ -26,9 +26,9 @@ PYBIND11_MODULE(_linescope, m) {
     bindMorph(m);
     bindSweep(m);
     bindOrientation(m);
+    bindSkew(m);      // deskew only with app/ (OpenCV)
+    bindContours(m);  // thresholds and otsu_threshold only with app/
 #ifndef LINESCOPE_PYTHON_ENGINE_ONLY  // these need app/ (OpenCV): not in the GPU machine's engine-only build
-    bindSkew(m);
-    bindContours(m);
     bindIo(m);
     bindBatch(m);
 #endif

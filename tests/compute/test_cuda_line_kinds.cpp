@@ -7,11 +7,13 @@
 // sweeps of these kinds on the CUDA backend. Skips without a usable GPU.
 #include "compute/backend.h"
 #include "compute/cpu/digital_line_morph.h"
+#include "compute/cuda/foreign_images.h"
 #include "compute/cuda/kernel_line_morph.h"
 #include "compute/cuda/resident.h"
 #include "compute/line_kernel.h"
 #include "compute/line_morph.h"
 #include "compute/sweep.h"
+#include "tests/support/cuda_checks.h"
 #include "tests/support/random_images.h"
 
 #include <QtTest>
@@ -74,6 +76,41 @@ class TestCudaLineKinds : public QObject {
     // Segments through the run decomposition on the device (digital_line_device.h) against the
     // brute-force definition, with leaves small enough that the recursion goes several levels
     // deep even for moderate λ (and at the CPU's default), every pixel type and operator.
+    // Sweeps of these kinds folded on the device from a resident image (the Python package's
+    // GPU arrays): the CPU's sweep bit for bit, the float spectrum too (summed in its order),
+    // and the colour plane the CPU's orientationColours byte for byte.
+    template <class T>
+    void residentSweepsFor() {
+        cuda::CudaContext& ctx = cuda::CudaContext::get();
+        int seed = 40;
+        for (const LineKind kind : {LineKind::Segment, LineKind::Periodic})
+            for (const MorphOp op : {MorphOp::Erode, MorphOp::Dilate, MorphOp::Open, MorphOp::Close}) {
+                const int w = 61 + 17 * seed % 90, h = 37 + 11 * seed % 70;
+                const Image<T> img = imageOf<T>(w, h, static_cast<std::uint64_t>(++seed), test::ImageKind::Noise);
+                const SweepRequest req{op, 3 + seed % 23, AngleSet{-20.0, 6.5, 31}, kind};
+                const SweepResult<T> want = sweep<T>(img.cview(), req, {Backend::Cpu});
+                const RgbImage wantColours = orientationColours(want);
+                cuda::ResidentSweep r;
+                std::shared_ptr<cuda::ResidentImage> colours;
+                {
+                    auto lock = ctx.lock();
+                    const auto src = cuda::uploadResident<T>(img.cview(), ctx);
+                    r = cuda::sweepResident(*src, req, 0, {}, ctx);
+                    colours = cuda::orientationColoursPlane(*r.argIndex, *r.strength, r.maxStrength, req.angles, ctx);
+                }
+                const SweepResult<T> got = cuda::downloadSweep<T>(r);
+                const std::string at = where(kind, op, -20, req.length, w, h);
+                if (auto d = test::sweepDifference(want, got)) QFAIL((at + ": " + *d).c_str());
+                QVERIFY2(got.spectrum == want.spectrum, (at + ": the spectrum is not the CPU's bit for bit").c_str());
+                const Image<std::uint8_t> rgb = cuda::downloadResident<std::uint8_t>(*colours);
+                QCOMPARE(rgb.width(), 3 * w);
+                for (int y = 0; y < h; ++y)
+                    for (int x = 0; x < 3 * w; ++x)
+                        if (rgb.at(x, y) != wantColours.rgb[static_cast<std::size_t>(y) * 3 * w + x])
+                            QFAIL((at + ": colour byte " + std::to_string(x) + " of row " + std::to_string(y)).c_str());
+            }
+    }
+
     template <class T>
     void decompositionFor() {
         const Image<T> img = imageOf<T>(301, 203, 17 + sizeof(T), test::ImageKind::Noise);
@@ -122,6 +159,10 @@ private slots:
                             QFAIL((where(kind, op, angle, length, 700, 530) + ": " + *d).c_str());
                     }
     }
+
+    void residentSweepsU8() { residentSweepsFor<std::uint8_t>(); }
+    void residentSweepsU16() { residentSweepsFor<std::uint16_t>(); }
+    void residentSweepsF32() { residentSweepsFor<float>(); }
 
     void decompositionU8() { decompositionFor<std::uint8_t>(); }
     void decompositionU16() { decompositionFor<std::uint16_t>(); }

@@ -243,15 +243,7 @@ private slots:
         const cuda::ResidentSweep zoned = underCap(cap + 4 * plane, "resident close sweep", fails, [&] {  // + 4 planes
             return cuda::sweepResident(*src, req, 7, {}, ctx);
         });
-        SweepResult<std::uint16_t> got;
-        got.angles = zoned.angles;
-        got.op = zoned.op;
-        got.sup = cuda::downloadResident<std::uint16_t>(*zoned.sup);
-        got.inf = cuda::downloadResident<std::uint16_t>(*zoned.inf);
-        got.strength = cuda::downloadResident<std::uint16_t>(*zoned.strength);
-        got.argIndex = cuda::downloadResident<std::uint16_t>(*zoned.argIndex);
-        got.spectrum = zoned.spectrum;
-        got.spectrumExact = zoned.spectrumExact;
+        const SweepResult<std::uint16_t> got = cuda::downloadSweep<std::uint16_t>(zoned);
         if (auto d = test::sweepDifference(want, got)) fails.add("resident close sweep: " + *d);
         QCOMPARE(fails.count(), 0);
     }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Python package's GPU arrays on the GPU machine (no OpenCV there, so an engine-only
-# module: operators, sweeps, spectra, orientation field and GPU arrays), against PyTorch and
+# module: operators, sweeps, spectra, orientation field, skew, contours of binary images and
+# GPU arrays; deskew, host thresholds, otsu_threshold and files skip), against PyTorch and
 # CuPy of the machine's Python. From the repository root, there:
 #   tests/gpu/run-python-device.sh [pytest arguments]
 #   SANITIZE=1 tests/gpu/run-python-device.sh -k "torch_tensors_equal and open-paths"   # under compute-sanitizer memcheck

@@ -1,8 +1,10 @@
 """Arrays that are not NumPy's: host arrays through DLPack (here, in CI), and GPU arrays of
-PyTorch and CuPy straight into the CUDA engine and back without a copy (on a machine with a
-GPU and either library: the GPU machine runs this file with tests/gpu/run-python-device.sh).
+PyTorch and CuPy given to every function (on a machine with a GPU and either library: the GPU
+machine runs this file with tests/gpu/run-python-device.sh): straight into the CUDA engine and
+back without a copy, or copied to the host once where a function's first stage is the host's.
 
-Every GPU result is compared bit for bit with the CPU backend on the same pixels.
+Every GPU result is compared bit for bit with the CPU backend, or with the same call on the
+NumPy copy, on the same pixels.
 """
 
 from concurrent.futures import ThreadPoolExecutor
@@ -32,6 +34,16 @@ class FakeGpuArray:
     __cuda_array_interface__ = {"shape": (8, 8), "typestr": "|u1", "data": (0, False), "version": 3}
 
 
+def _cuda_usable():
+    return linescope.DeviceArray is not None and linescope.resolve_backend("auto") == "cuda"
+
+
+def _full_build():
+    """The build with app/ (OpenCV): deskew, thresholds of host images, imwrite. The GPU
+    machine's engine-only module has none of them."""
+    return hasattr(linescope._linescope, "deskew")
+
+
 def random_image(rng, dtype, height, width):
     if dtype == np.float32:
         return rng.uniform(-50, 300, size=(height, width)).astype(np.float32)
@@ -51,16 +63,29 @@ def test_a_host_dlpack_array_gives_the_numpy_result(dtype):
     np.testing.assert_array_equal(r.sup, linescope.sweep(a, 7, angles=12, backend="cpu").sup)
 
 
-@pytest.mark.parametrize("call", [
-    lambda g: linescope.orientation_field(g),
-    lambda g: linescope.skew(g),
-    lambda g: linescope.deskew(g, 1.0),
-    lambda g: linescope.contours(g),
-    lambda g: linescope.otsu_threshold(g),
-], ids=["orientation_field", "skew", "deskew", "contours", "otsu_threshold"])
-def test_functions_without_a_gpu_path_refuse_gpu_arrays_by_name(call):
-    with pytest.raises(TypeError, match="takes host arrays"):
-        call(FakeGpuArray())
+EVERY_FUNCTION = {
+    "open": lambda g: linescope.open(g, 0, 3),
+    "sweep": lambda g: linescope.sweep(g, 3, angles=4),
+    "sweep-segment": lambda g: linescope.sweep(g, 3, angles=4, line="segment"),
+    "spectrum": lambda g: linescope.spectrum(g, angles=4),
+    "orientation_field": lambda g: linescope.orientation_field(g),
+    "skew": lambda g: linescope.skew(g),
+    "deskew": lambda g: linescope.deskew(g, 1.0),
+    "contours": lambda g: linescope.contours(g),
+    "contours-otsu": lambda g: linescope.contours(g, otsu=True),
+    "otsu_threshold": lambda g: linescope.otsu_threshold(g),
+    "imwrite": lambda g: linescope.imwrite("never-written.png", g),
+}
+
+
+@pytest.mark.parametrize("name", EVERY_FUNCTION)
+def test_every_function_takes_gpu_arrays_or_says_why_cuda_cannot(name):
+    # Here (no GPU, or no CUDA in the build) each function routes the GPU array to the CUDA
+    # engine or to its one copy to the host, and says that CUDA is what it lacks.
+    if _cuda_usable():
+        pytest.skip("CUDA is usable here: the GPU tests below run instead")
+    with pytest.raises(RuntimeError, match="CUDA"):
+        EVERY_FUNCTION[name](FakeGpuArray())
 
 
 def test_a_gpu_array_with_backend_cpu_or_without_cuda_is_refused_clearly():
@@ -72,9 +97,6 @@ def test_a_gpu_array_with_backend_cpu_or_without_cuda_is_refused_clearly():
 
 
 # --- GPU arrays (a machine with CUDA, and PyTorch or CuPy) ------------------------------
-
-def _cuda_usable():
-    return linescope.DeviceArray is not None and linescope.resolve_backend("auto") == "cuda"
 
 
 @pytest.fixture(scope="module")
@@ -161,7 +183,9 @@ def test_sweeps_and_spectra_of_tensors_equal_the_cpu_backend(torch, dtype):
         for field in ("sup", "inf", "strength", "orientation", "arg_index"):
             np.testing.assert_array_equal(from_device(torch, getattr(got, field)), getattr(want, field),
                                           err_msg=f"{op} {field}")
-        assert got.colours is None
+        assert got.colours.shape == want.colours.shape
+        np.testing.assert_array_equal(from_device(torch, got.colours), want.colours, err_msg=f"{op} colours")
+        np.testing.assert_array_equal(got.colours.get(), want.colours)
         if dtype == np.float32:  # summed in another order on the device
             np.testing.assert_allclose(got.spectrum, want.spectrum, rtol=1e-9)
         else:
@@ -205,8 +229,6 @@ def test_bad_gpu_arrays_raise_the_cpu_paths_errors(torch):
         linescope.open(torch.zeros((8, 8), dtype=torch.uint8, device="cuda"), 0, 3, backend="cpu")
     with pytest.raises(ValueError, match="length"):
         linescope.open(torch.zeros((8, 8), dtype=torch.uint8, device="cuda"), 0, 0)
-    with pytest.raises(ValueError, match="paths"):
-        linescope.sweep(torch.zeros((8, 8), dtype=torch.uint8, device="cuda"), 3, line="segment")
     d = linescope.open(torch.zeros((8, 8), dtype=torch.uint8, device="cuda"), 0, 3)
     with pytest.raises(TypeError, match=r"\.get\(\)"):
         np.asarray(d)
@@ -234,3 +256,151 @@ def test_a_result_outlives_its_device_array_in_the_consumer(torch):
     torch.cuda.synchronize()
     np.testing.assert_array_equal(
         t.cpu().numpy(), linescope.dilate(np.arange(60 * 70, dtype=np.uint16).reshape(60, 70), 90, 5, backend="cpu"))
+
+
+def test_sweeps_and_spectra_of_every_line_kind_equal_the_cpu_backend(torch, dtype):
+    # Segment and periodic lines: one opening an angle on the device, folded there; the
+    # spectrum summed in the CPU's order, so equal for float32 too.
+    rng = np.random.default_rng(17)
+    for line in ("segment", "periodic"):
+        a = random_image(rng, dtype, int(rng.integers(40, 160)), int(rng.integers(40, 160)))
+        for op in ("open", "close", "erode", "dilate"):
+            length = int(rng.integers(1, 25))
+            got = linescope.sweep(to_torch(torch, a), length, angles="3:180:7", op=op, line=line)
+            want = linescope.sweep(a, length, angles="3:180:7", op=op, line=line, backend="cpu")
+            for field in ("sup", "inf", "strength", "orientation", "arg_index"):
+                np.testing.assert_array_equal(from_device(torch, getattr(got, field)), getattr(want, field),
+                                              err_msg=f"{line} {op} λ {length} {field}")
+            np.testing.assert_array_equal(from_device(torch, got.colours), want.colours)
+            np.testing.assert_array_equal(got.spectrum, want.spectrum, err_msg=f"{line} {op} spectrum")
+            assert got.spectrum.dtype == want.spectrum.dtype
+        s = linescope.spectrum(to_torch(torch, a), 9, angles=24, op="close", line=line)
+        c = linescope.spectrum(a, 9, angles=24, op="close", line=line, backend="cpu")
+        np.testing.assert_array_equal(s.spectrum, c.spectrum)
+        assert s.peaks == c.peaks
+    sliced = to_torch(torch, a)[5:, 3:-4]
+    np.testing.assert_array_equal(
+        from_device(torch, linescope.sweep(sliced, 7, angles=10, line="periodic").sup),
+        linescope.sweep(np.ascontiguousarray(a[5:, 3:-4]), 7, angles=10, line="periodic", backend="cpu").sup)
+
+
+def test_sweep_colours_are_rgb_device_arrays_read_by_both_protocols(torch, cupy, dtype):
+    rng = np.random.default_rng(41)
+    a = random_image(rng, dtype, 57, 91)
+    for img in (a, np.full((30, 40), 7, dtype)):  # a flat image has no orientation: black
+        got = linescope.sweep(to_torch(torch, img), 9, angles="10:170:9", op="close")
+        want = linescope.sweep(img, 9, angles="10:170:9", op="close", backend="cpu")
+        assert got.colours.shape == want.colours.shape and got.colours.dtype == np.uint8
+        np.testing.assert_array_equal(cupy.asnumpy(cupy.asarray(got.colours)), want.colours)
+        np.testing.assert_array_equal(from_device(torch, got.colours), want.colours)
+        assert "(57, 91, 3)" in repr(got.colours) or "(30, 40, 3)" in repr(got.colours)
+
+
+def test_orientation_fields_and_skews_of_tensors_equal_the_numpy_copy(torch, dtype):
+    # Both copy the array to the host once and go on as for NumPy: the same numbers, for every
+    # method and backend, from contiguous and strided tensors.
+    rng = np.random.default_rng(23)
+    yy, xx = np.mgrid[0:181, 0:233]
+    ridges = (127 + 100 * np.sin(0.45 * (xx * 0.8 + yy * 0.6))).astype(np.float32)
+    a = (ridges + rng.uniform(0, 20, ridges.shape)).astype(dtype)
+    for backend in ("auto", "cpu"):
+        for method in ("block", "pixel"):
+            got = linescope.orientation_field(to_torch(torch, a), block=12, method=method, backend=backend)
+            want = linescope.orientation_field(a, block=12, method=method, backend=backend)
+            for name, value in want._asdict().items():
+                np.testing.assert_array_equal(getattr(got, name), value, err_msg=f"{method} {backend} {name}")
+        got = linescope.skew(to_torch(torch, a), angles="-10:10.5:0.5", backend=backend)
+        want = linescope.skew(a, angles="-10:10.5:0.5", backend=backend)
+        for name, value in want._asdict().items():
+            np.testing.assert_array_equal(getattr(got, name), value, err_msg=f"skew {backend} {name}")
+    t = to_torch(torch, a)[7:170, 11:220]
+    np.testing.assert_array_equal(linescope.orientation_field(t, block=9).angles,
+                                  linescope.orientation_field(np.ascontiguousarray(a[7:170, 11:220]), block=9).angles)
+    assert linescope.skew(t).angle == linescope.skew(np.ascontiguousarray(a[7:170, 11:220])).angle
+
+
+def _assert_same_contours(got, want, what):
+    assert len(got[0]) == len(want[0]), what
+    for g, w in zip(got[0], want[0]):
+        np.testing.assert_array_equal(g, w, err_msg=what)
+    if want[1] is None:
+        assert got[1] is None, what
+    else:
+        np.testing.assert_array_equal(got[1], want[1], err_msg=what)
+
+
+def test_contours_of_tensors_equal_the_cpu_backend(torch):
+    rng = np.random.default_rng(29)
+    blobs = rng.uniform(0, 1, (97, 131)) > 0.6
+    for mode in ("external", "list", "ccomp", "tree"):
+        for approx in ("none", "simple"):
+            want = linescope.contours(blobs.astype(np.uint8) * 200, mode, approx, backend="cpu")
+            for tensor in (to_torch(torch, blobs.astype(np.uint8) * 200), torch.from_numpy(blobs).cuda()):
+                _assert_same_contours(linescope.contours(tensor, mode, approx), want, f"{mode} {approx} {tensor.dtype}")
+    for dtype in (np.uint8, np.uint16):
+        a = random_image(rng, dtype, 83, 119)
+        threshold = 100.5 if dtype == np.uint8 else 30000
+        want = linescope.contours((a > threshold).astype(np.uint8), backend="cpu")
+        _assert_same_contours(linescope.contours(to_torch(torch, a), threshold=threshold), want, f"{a.dtype} > T")
+        _assert_same_contours(linescope.contours(to_torch(torch, a)[3:, 5:], threshold=threshold),
+                              linescope.contours((a[3:, 5:] > threshold).astype(np.uint8), backend="cpu"), "strided")
+        if _full_build():
+            _assert_same_contours(linescope.contours(to_torch(torch, a), threshold=threshold),
+                                  linescope.contours(a, threshold=threshold, backend="cpu"), f"{a.dtype} threshold")
+    if _full_build():  # float32 thresholds and Otsu's: on a host copy, OpenCV's comparison
+        f = random_image(rng, np.float32, 71, 89)
+        for kwargs in ({"threshold": 0.1}, {"otsu": True}):
+            _assert_same_contours(linescope.contours(to_torch(torch, f), **kwargs),
+                                  linescope.contours(f, **kwargs, backend="cpu"), str(kwargs))
+        assert linescope.otsu_threshold(to_torch(torch, f)) == linescope.otsu_threshold(f)
+
+
+def test_deskew_of_a_tensor_is_a_device_array_of_the_numpy_result(torch, dtype, tmp_path):
+    if not _full_build():
+        pytest.skip("deskew and imwrite need the build with OpenCV")
+    a = random_image(np.random.default_rng(31), dtype, 120, 160)
+    for border in ("replicate", "white"):
+        got = linescope.deskew(to_torch(torch, a), 2.5, border=border)
+        np.testing.assert_array_equal(from_device(torch, got), linescope.deskew(a, 2.5, border=border))
+    linescope.imwrite(tmp_path / "t.tiff", to_torch(torch, a))
+    linescope.imwrite(tmp_path / "d.tiff", linescope.open(to_torch(torch, a), 0, 3))
+    np.testing.assert_array_equal(linescope.imread(tmp_path / "t.tiff"), a)
+    np.testing.assert_array_equal(linescope.imread(tmp_path / "d.tiff"), linescope.open(a, 0, 3, backend="cpu"))
+
+
+def test_a_copy_to_the_host_waits_for_the_producers_stream(torch):
+    a = np.random.default_rng(37).integers(0, 256, size=(1024, 1536), dtype=np.int64).astype(np.uint8)
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        src = torch.from_numpy(a.astype(np.float32)).cuda(non_blocking=False)
+        work = src
+        for _ in range(30):
+            work = (work * 3.0 - src * 2.0)
+        t = work.to(torch.uint8)
+        copied = linescope._linescope.device_download(t[1:, 2:], False)
+        field = linescope.orientation_field(t)
+    np.testing.assert_array_equal(copied, a[1:, 2:])
+    want = linescope.orientation_field(a)
+    np.testing.assert_array_equal(field.angles, want.angles)
+    up = linescope._linescope.device_upload(a)
+    np.testing.assert_array_equal(from_device(torch, up), a)
+
+
+def _raised(call):
+    with pytest.raises(Exception) as e:
+        call()
+    return type(e.value), str(e.value)
+
+
+@pytest.mark.parametrize("name", ["orientation_field", "skew", "sweep-segment", "spectrum", "contours"])
+def test_bad_gpu_arrays_to_every_function_raise_what_numpy_ones_raise(torch, name):
+    call = EVERY_FUNCTION[name]
+    nan = np.zeros((40, 50), np.float32)
+    nan[7, 9] = np.nan
+    cases = [nan, np.zeros((40, 50), np.int32), np.zeros((2, 40, 50), np.uint8), np.zeros((0, 8), np.uint8)]
+    if name == "contours":
+        cases.append(np.zeros((20, 30), np.float32))  # no threshold: uint8 or bool only
+    for a in cases:
+        got = _raised(lambda: call(torch.from_numpy(a).cuda()))
+        want = _raised(lambda: call(a))
+        assert got == want, f"{name} {a.dtype} {a.shape}"
