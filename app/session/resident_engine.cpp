@@ -42,10 +42,9 @@ bool ResidentEngine::compute(const Request& request, const EngineOptions& option
     // panes, windows and profile read pixel by pixel; their lineMorph calls run on CUDA).
     if (kind == RequestKind::Skew || kind == RequestKind::Granulometry || kind == RequestKind::Lesson ||
         kind == RequestKind::Field) return false;
-    // Two kinds compared, and sweeps of segment and periodic lines (an opening an angle), go
-    // through the host API, whose operators still run on the device.
+    // Two kinds compared go through the host API, whose operators still run on the device.
+    // Sweeps of segment and periodic lines stay here: an opening an angle, folded on the device.
     if (const auto* r = std::get_if<ResultParams>(&request.params); r && r->against) return false;
-    if (const auto* s = std::get_if<SweepParams>(&request.params); s && s->sweep.kind != LineKind::Paths) return false;
     cuda::CudaContext& ctx = cuda::CudaContext::get();
     auto lock = ctx.lock();
     if (kind == RequestKind::Result) {

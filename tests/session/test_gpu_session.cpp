@@ -317,6 +317,36 @@ private slots:
         session_->setLineKind(LineKind::Paths);
     }
 
+    // Sweeps of segment and periodic lines in GPU mode stay on the device too (one opening an
+    // angle, folded there): the planes and spectrum equal the CPU's sweep of the same kind.
+    void kindSweepsOnTheDevice() {
+        const int w = 151, h = 97;
+        const Image<std::uint8_t> img = sourceImage<std::uint8_t>(w, h, 77);
+        session_->setImage(AnyImage(Image<std::uint8_t>::copyOf(img.cview())));
+        EngineOptions cpu;
+        cpu.backend = Backend::Cpu;
+        session_->setOp(MorphOp::Open);
+        session_->setAngle(30);
+        session_->setLength(13);
+        for (LineKind kind : {LineKind::Segment, LineKind::Periodic}) {
+            session_->setLineKind(kind);
+            const SnapshotPtr s = settle(RequestKind::Sweep);
+            QVERIFY(s && s->ok());
+            QCOMPARE(std::get<SweepParams>(s->request.params).sweep.kind, kind);
+            QCOMPARE(s->backend, Backend::Cuda);
+            QVERIFY2(onDevice(*s), "GPU mode keeps the sweep of a line kind on the device");
+            const SweepRequest req{MorphOp::Open, 13, session_->parameters().angles, kind};
+            const SweepResult<std::uint8_t> ws = sweep<std::uint8_t>(img.cview(), req, cpu);
+            const auto& gs = std::get<SweepResult<std::uint8_t>>(*hostSweep(*s));
+            QVERIFY(samePixels(gs.sup, ws.sup));
+            QVERIFY(samePixels(gs.inf, ws.inf));
+            QVERIFY(samePixels(gs.strength, ws.strength));
+            QVERIFY(samePixels(gs.argIndex, ws.argIndex));
+            QCOMPARE(s->spectrum->exact, ws.spectrumExact);
+        }
+        session_->setLineKind(LineKind::Paths);
+    }
+
     // The orientation-field workbench in GPU mode: the field computed on the CUDA backend
     // (its block measurements on the device) equals the CPU engine's, and its singular points
     // come with it.
