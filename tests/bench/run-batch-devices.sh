@@ -8,7 +8,8 @@
 #          tar czf .devbundle/pages-clean.tar.gz -C DIR pages-clean   # render_pages.sh's output
 #   there: tests/bench/run-batch-devices.sh .devbundle
 # JOBS (default: one a core) sets batch's --jobs; RUNS lists the --devices values to time
-# (default "0 all"). Logs and manifests' summaries go to $OUT.
+# (default "0 all"; "cpu" times the CPU backend on every core instead). Logs and manifests'
+# summaries go to $OUT, named after the run (commas as underscores).
 set -uo pipefail
 carry=${1:?the carried folder (.devbundle)}
 out=${OUT:-./batch-out}
@@ -32,23 +33,26 @@ echo "== the set: $pages pages, $(du -sh "$work/set" | cut -f1), made in $((SECO
 
 status=0
 jobs=${JOBS:-$(nproc)}
-for devices in ${RUNS:-0 all}; do
-  rm -rf "$work/out-$devices"
-  echo "== batch skew --devices $devices --jobs $jobs"
-  linescope-cli batch --inputs "$work/set" --out-dir "$work/out-$devices" --jobs "$jobs" --devices "$devices" \
-    skew --backend cuda > "$out/batch-$devices.out" 2> "$out/batch-$devices.err"
+for run in ${RUNS:-0 all}; do
+  name=${run//,/_}
+  rm -rf "$work/out-$name"
+  if [ "$run" = cpu ]; then how=(--backend cpu); devices=(); else how=(--backend cuda); devices=(--devices "$run"); fi
+  echo "== batch skew ${devices[*]} --jobs $jobs ${how[*]}"
+  linescope-cli batch --inputs "$work/set" --out-dir "$work/out-$name" --jobs "$jobs" "${devices[@]}" \
+    skew "${how[@]}" > "$out/batch-$name.out" 2> "$out/batch-$name.err"
   rc=$?
-  cat "$out/batch-$devices.out"
+  cat "$out/batch-$name.out"
   echo "exit $rc"
-  [ "$rc" = 0 ] || { status=1; tail -3 "$out/batch-$devices.err"; }
+  [ "$rc" = 0 ] || { status=1; tail -3 "$out/batch-$name.err"; }
   # input → angle, confidence from the manifest, for the comparison below
   sed -n 's/.*"input": *"\([^"]*\)".*"angle": *\([-0-9.e]*\).*"confidence": *\([-0-9.e]*\).*/\1 \2 \3/p' \
-    "$work/out-$devices/batch-manifest.jsonl" | sort > "$out/angles-$devices.txt"
-  echo "$(wc -l < "$out/angles-$devices.txt") angles in the manifest"
+    "$work/out-$name/batch-manifest.jsonl" | sort > "$out/angles-$name.txt"
+  echo "$(wc -l < "$out/angles-$name.txt") angles in the manifest"
 done
-first=$(set -- ${RUNS:-0 all}; echo "$1")
-for devices in ${RUNS:-0 all}; do
-  if cmp -s "$out/angles-$first.txt" "$out/angles-$devices.txt"; then echo "== --devices $devices: every angle equals --devices $first's"
-  else echo "== --devices $devices: angles DIFFER from --devices $first's"; status=1; fi
+first=$(set -- ${RUNS:-0 all}; echo "${1//,/_}")
+for run in ${RUNS:-0 all}; do
+  name=${run//,/_}
+  if cmp -s "$out/angles-$first.txt" "$out/angles-$name.txt"; then echo "== $run: every angle equals $first's"
+  else echo "== $run: angles DIFFER from $first's"; status=1; fi
 done
 exit $status
