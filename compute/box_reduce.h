@@ -9,7 +9,7 @@
 namespace linescope {
 
 // factor ≥ 1; the result is (width / factor) × (height / factor), at least 1×1. Integer
-// types round to nearest.
+// types round the exact mean to nearest, halves up; float32 is the mean summed in double.
 template <class T>
 Image<T> boxReduce(ImageView<const T> src, int factor, const EngineOptions& opt = {});
 

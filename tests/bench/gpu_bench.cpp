@@ -6,7 +6,7 @@
 //
 //   linescope-gpu-bench [--out DIR] [--quick] [--reps N] [--warmup N] [--mask-style path|round]
 //                       [--only SECTION,...] [--no-check] [--dump-inputs DIR]
-//   sections: sweep640 open4096 sweep4k sweeptypes angles lengths paper contours granulometry kinds host npp field (the copy floor
+//   sections: sweep640 open4096 sweep4k sweeptypes angles lengths paper contours granulometry kinds host npp field skew (the copy floor
 //   always runs)
 //
 // Device timings: CUDA events around each run on the engine's stream, warm-up runs first,
@@ -29,6 +29,7 @@
 #include "tests/bench/gpu_bench_contours.h"
 #include "tests/bench/gpu_bench_engine.h"
 #include "tests/bench/gpu_bench_kernels.h"
+#include "tests/bench/gpu_bench_skew.h"
 #include "tests/bench/gpu_bench_support.h"
 #include "tests/bench/npp_peer.h"
 
@@ -84,14 +85,14 @@ struct Options {
 };
 
 const std::vector<std::string> kSections = {"sweep640", "open4096", "sweep4k",      "sweeptypes", "angles", "lengths",
-                                            "paper",    "contours", "granulometry", "kinds",      "host",   "npp", "field"};
+                                            "paper",    "contours", "granulometry", "kinds",      "host",   "npp", "field", "skew"};
 
 [[noreturn]] void usage(const std::string& error) {
     std::cerr << "linescope-gpu-bench: " << error << "\n"
               << "usage: linescope-gpu-bench [--out DIR] [--quick] [--reps N] [--warmup N]\n"
               << "         [--mask-style path|round] [--only SECTION,...] [--no-check] [--dump-inputs DIR]\n"
               << "sections: sweep640 open4096 sweep4k sweeptypes angles lengths paper contours granulometry kinds host "
-                 "npp field\n";
+                 "npp field skew\n";
     std::exit(2);
 }
 
@@ -1236,6 +1237,7 @@ int main(int argc, char** argv) {
         runSection(b, "granulometry", [&] { sectionGranulometry(b); });
         runSection(b, "kinds", [&] { sectionKinds(b); });
         runSection(b, "field", [&] { sectionField(b); });
+        runSection(b, "skew", [&] { b.emit(skewStagesSection(b.opt.warmup, b.opt.reps)); });
         runSection(b, "host", [&] { sectionHost(b); });
         runSection(b, "npp", [&] { sectionNpp(b); });
         if (!b.opt.dumpInputs.empty())  // the cv2 peer reads these three whatever sections ran

@@ -1,11 +1,13 @@
 // Skew: the parabolic refinement of skewFromSpectrum on synthetic spectra, and estimateSkew on
 // synthetic pages of parallel dark lines rasterized analytically at known angles.
+#include "compute/box_reduce.h"
 #include "compute/skew.h"
 #include "tests/support/random_images.h"
 
 #include <QtTest>
 
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 #include <random>
 #include <string>
@@ -50,6 +52,49 @@ class TestSkew : public QObject {
     Q_OBJECT
 
 private slots:
+    // The page's reduction (box_reduce.h) against its definition: each output the mean of its
+    // f×f block, partial blocks dropped; integers rounded to nearest with halves up, exactly
+    // (a sum times the double reciprocal of the block used to round some halves down: 98/196);
+    // float32 summed in double.
+    void boxReduceIsTheBlockMean() {
+        std::mt19937 rng(17);
+        for (int factor = 1; factor <= 7; ++factor)
+            for (const auto& [w, h] : {std::pair{61, 47}, std::pair{5, 9}, std::pair{3, 2}}) {
+                const auto check = [&](auto tag) {
+                    using T = decltype(tag);
+                    const auto seed = static_cast<std::uint64_t>(rng());
+                    Image<T> img;
+                    if constexpr (std::is_same_v<T, float>) img = test::finiteFloatImage(w, h, seed, test::ImageKind::Noise);
+                    else img = test::randomImage<T>(w, h, seed, test::ImageKind::Noise);
+                    const Image<T> got = boxReduce<T>(img.cview(), factor);
+                    const int fx = std::min(factor, w), fy = std::min(factor, h);
+                    QCOMPARE(got.width(), std::max(1, w / factor));
+                    QCOMPARE(got.height(), std::max(1, h / factor));
+                    for (int oy = 0; oy < got.height(); ++oy)
+                        for (int ox = 0; ox < got.width(); ++ox) {
+                            long double sum = 0;
+                            for (int dy = 0; dy < fy; ++dy)
+                                for (int dx = 0; dx < fx; ++dx) sum += img.at(ox * fx + dx, oy * fy + dy);
+                            const long double n = static_cast<long double>(fx) * fy;
+                            if constexpr (std::is_same_v<T, float>) {
+                                QVERIFY(std::abs(static_cast<long double>(got.at(ox, oy)) - sum / n) <=
+                                        1e-6L * (1 + std::abs(sum / n)));
+                            } else {
+                                QCOMPARE(static_cast<long double>(got.at(ox, oy)), std::floor(sum / n + 0.5L));
+                            }
+                        }
+                };
+                check(std::uint8_t{});
+                check(std::uint16_t{});
+                check(float{});
+            }
+        // Halves go up at a factor whose block has no exact reciprocal (196 = 14²): 98 × (1/196)
+        // in double is just below 0.5, which rounded down before.
+        Image<std::uint8_t> tie(14, 14, 0);
+        for (int i = 0; i < 98; ++i) tie.at(i % 14, i / 14) = 1;  // sum 98: a mean of exactly 0.5
+        QCOMPARE(static_cast<int>(boxReduce<std::uint8_t>(tie.cview(), 14).at(0, 0)), 1);
+    }
+
     void parabolaVertexRecovered() {
         const AngleSet a{-10, 0.25, 81};
         for (double vertex : {1.37, -3.01, 0.0, 0.13, 7.4999, -9.8}) {
