@@ -168,7 +168,7 @@ std::optional<Granulometry> granulometry(ImageView<const T> src, const Granulome
     const long long pixels = pixelCount(region);
     if (pixels == 0) throw Error("the region holds no pixel of the image (its mask is zero there)");
     requireFinite(src);
-    const Backend backend = resolveBackend(opt.backend);  // throws when CUDA is asked for and missing
+    [[maybe_unused]] const Backend backend = resolveBackend(opt.backend);  // throws when CUDA is missing; read only with CUDA
 
     if (runsInOnePass(req, opt)) {
         if (step && !step(0, 1)) return std::nullopt;
