@@ -103,7 +103,7 @@ private:
 
 }  // namespace
 
-std::string quietCodecCall(const std::function<void()>& call) {
+std::string quietCodecCall(const std::function<void()>& call, const std::function<bool()>& wantsLine) {
     StderrGate& gate = StderrGate::instance();
     const long start = gate.enterShared();
     bool written = false;
@@ -114,7 +114,7 @@ std::string quietCodecCall(const std::function<void()>& call) {
         throw;
     }
     written = gate.leaveShared(start);
-    if (!written) return {};
+    if (!written || (wantsLine && !wantsLine())) return {};
     gate.enterAlone();
     try {
         call();

@@ -127,7 +127,8 @@ cv::Mat readImage(const std::string& path, const NoticeFn& notice) {
     if (std::filesystem::file_size(path, ec) == 0 && !ec) throw IoError("cannot read '" + path + "': the file is empty");
     if (::access(path.c_str(), R_OK) != 0)
         throw IoError("cannot read '" + path + "': " + std::generic_category().message(errno));
-    if (!imageFormatOf(path))
+    const std::optional<std::string> format = imageFormatOf(path);
+    if (!format)
         throw IoError("cannot read '" + path +
                       "': not an image in a format LineScope reads (PNG, TIFF, JPEG, PGM/PPM, PFM, BMP, WebP, "
                       "JPEG 2000, OpenEXR, Radiance HDR, Sun raster)");
@@ -149,7 +150,7 @@ cv::Mat readImage(const std::string& path, const NoticeFn& notice) {
         } catch (const std::bad_alloc&) {
             outOfMemory = true;
         }
-    });
+    }, [&] { return m.empty() || *format == "JPEG"; });  // libjpeg's warning is how a damaged JPEG shows
     if (codec.empty()) codec = line;
     if (outOfMemory)
         throw IoError("cannot read '" + path + "': out of memory while decoding it" +
@@ -259,7 +260,7 @@ void writeImage(const std::string& path, const cv::Mat& image, const ExportRecip
         } catch (const cv::Exception& e) {
             codec = e.err;
         }
-    });
+    }, [&] { return !ok; });
     if (codec.empty()) codec = line;
     if (!ok) throw IoError(withCodecMessage("cannot encode '" + path + "'", codec));
     const std::string_view encoded(reinterpret_cast<const char*>(bytes.data()), bytes.size());

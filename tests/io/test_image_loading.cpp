@@ -330,6 +330,30 @@ private slots:
         QCOMPARE(runsB.load(), 2);
     }
 
+    // A call whose line does not matter for its outcome (a PNG's warning on a good decode) is
+    // not run again, even though it printed: one run, no line.
+    void anUnwantedLineCostsNoSecondRun() {
+        int runs = 0;
+        const std::string line = io::quietCodecCall(
+            [&] {
+                ++runs;
+                std::fprintf(stderr, "libpng warning: iCCP: known incorrect sRGB profile\n");
+            },
+            [] { return false; });
+        QCOMPARE(runs, 1);
+        QCOMPARE(line, std::string());
+        // Wanted, the same call runs again alone and gives its line.
+        runs = 0;
+        const std::string wanted = io::quietCodecCall(
+            [&] {
+                ++runs;
+                std::fprintf(stderr, "libpng warning: iCCP: known incorrect sRGB profile\n");
+            },
+            [] { return true; });
+        QCOMPARE(runs, 2);
+        QCOMPARE(wanted, std::string("libpng warning: iCCP: known incorrect sRGB profile"));
+    }
+
     void byteSizes() {
         QCOMPARE(io::parseByteSize("8G").value_or(0), std::uint64_t{8} << 30);
         QCOMPARE(io::parseByteSize("512MiB").value_or(0), std::uint64_t{512} << 20);
