@@ -1,5 +1,6 @@
 // The angle sweep: one operator image at a time, folded into the running results.
 #include "compute/sweep.h"
+#include "compute/sweep_spectrum.h"
 
 #if LINESCOPE_HAVE_CUDA
 #include "compute/cuda/cuda_backend.h"
@@ -16,6 +17,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 namespace linescope {
@@ -157,23 +159,37 @@ void sweepSheared(ImageView<const T> src, const SweepRequest& req, const EngineO
     r.argIndex = std::move(total.arg);
 }
 
-}  // namespace
-
+// The checks every sweep makes before any work; true when the device's host sweep serves it
+// (segment and periodic sweeps fold one image an angle, sweepByImages, each computed on the
+// backend's device by lineMorph).
 template <class T>
-SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt) {
+bool checkedForDevice(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt) {
     validateSweepRequest(req);
     if (src.empty()) throw Error("the image is empty");
     segmentOf(req.length);  // validates λ
     requireNoNaN(src);
     const Backend backend = resolveBackend(opt.backend);
 #if LINESCOPE_HAVE_CUDA
-    // Segment and periodic sweeps fold one image an angle (sweepByImages), each computed on
-    // the backend's device by lineMorph.
-    if (backend == Backend::Cuda && usesBandKernel(opt.algorithm) && req.kind == LineKind::Paths)
-        return cuda::sweep<T>(src, req);
+    return backend == Backend::Cuda && usesBandKernel(opt.algorithm) && req.kind == LineKind::Paths;
 #else
     (void)backend;
+    return false;
 #endif
+}
+
+template <class T>
+SweepResult<T> deviceSweep(ImageView<const T> src, const SweepRequest& req, bool withImages) {
+#if LINESCOPE_HAVE_CUDA
+    return cuda::sweep<T>(src, req, withImages);
+#else
+    (void)src, (void)req, (void)withImages;
+    throw Error("this build of LineScope has no CUDA backend");  // checkedForDevice said no
+#endif
+}
+
+// sweep() on the CPU, after checkedForDevice.
+template <class T>
+SweepResult<T> hostSweep(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt) {
     const int W = src.width, H = src.height;
     SweepResult<T> r;
     r.angles = req.angles;
@@ -194,6 +210,25 @@ SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req, const Engi
     return r;
 }
 
+}  // namespace
+
+template <class T>
+SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt) {
+    if (checkedForDevice(src, req, opt)) return deviceSweep<T>(src, req, true);
+    return hostSweep<T>(src, req, opt);
+}
+
+template <class T>
+SweepSpectrum sweepSpectrum(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt) {
+    SweepResult<T> r = checkedForDevice(src, req, opt) ? deviceSweep<T>(src, req, false) : hostSweep<T>(src, req, opt);
+    return {std::move(r.spectrum), std::move(r.spectrumExact)};
+}
+
+template SweepSpectrum sweepSpectrum<std::uint8_t>(ImageView<const std::uint8_t>, const SweepRequest&,
+                                                   const EngineOptions&);
+template SweepSpectrum sweepSpectrum<std::uint16_t>(ImageView<const std::uint16_t>, const SweepRequest&,
+                                                    const EngineOptions&);
+template SweepSpectrum sweepSpectrum<float>(ImageView<const float>, const SweepRequest&, const EngineOptions&);
 template SweepResult<std::uint8_t> sweep<std::uint8_t>(ImageView<const std::uint8_t>, const SweepRequest&,
                                                        const EngineOptions&);
 template SweepResult<std::uint16_t> sweep<std::uint16_t>(ImageView<const std::uint16_t>, const SweepRequest&,

@@ -65,11 +65,8 @@ void lineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineF
         ctx);
 }
 
-namespace {
-
-// The host sweep, its images brought back or (withImages false) left on the device.
 template <class T>
-SweepResult<T> hostSweep(ImageView<const T> src, const SweepRequest& req, bool withImages) {
+SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req, bool withImages) {
     CudaContext& ctx = CudaContext::get();
     auto lock = ctx.lock();
     const std::vector<Strip> strips = zones::sweepStrips<T>(src.width, src.height, req, zones::Input::Host, ctx);
@@ -98,23 +95,10 @@ SweepResult<T> hostSweep(ImageView<const T> src, const SweepRequest& req, bool w
     return r;
 }
 
-}  // namespace
-
-template <class T>
-SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req) {
-    return hostSweep<T>(src, req, true);
-}
-
-template <class T>
-SweepResult<T> sweepSpectrum(ImageView<const T> src, const SweepRequest& req) {
-    return hostSweep<T>(src, req, false);
-}
-
 #define LS_INSTANTIATE(T)                                                                                    \
     template void lineMorph<T>(MorphOp, ImageView<const T>, ImageView<T>, const LineFamily&, Segment,         \
                                LineAlgorithm);                                                                \
-    template SweepResult<T> sweep<T>(ImageView<const T>, const SweepRequest&);                              \
-    template SweepResult<T> sweepSpectrum<T>(ImageView<const T>, const SweepRequest&);
+    template SweepResult<T> sweep<T>(ImageView<const T>, const SweepRequest&, bool);
 LS_INSTANTIATE(std::uint8_t)
 LS_INSTANTIATE(std::uint16_t)
 LS_INSTANTIATE(float)

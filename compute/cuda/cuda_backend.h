@@ -30,11 +30,10 @@ template <class T>
 void lineMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const LineFamily& family, Segment seg,
                LineAlgorithm algorithm);
 
+// withImages false: the spectrum alone, the images left on the device (none downloaded, none
+// allocated on the host).
 template <class T>
-SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req);
-// The sweep's spectrum alone: its images stay on the device (no download, no host images).
-template <class T>
-SweepResult<T> sweepSpectrum(ImageView<const T> src, const SweepRequest& req);
+SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req, bool withImages = true);
 
 template <class T>
 void classicMorph(MorphOp op, ImageView<const T> src, ImageView<T> dst, const ClassicSE& se);

@@ -153,7 +153,7 @@ bool CudaContext::usable(std::string* why) {
 
 namespace {
 
-thread_local int scopedDevice = 0;  // DeviceScope's device for this thread
+thread_local int scopedDevice = 0;  // the thread's device (useDevice)
 
 int probedDeviceCount() {
     static const int count = [] {
@@ -176,7 +176,6 @@ void requireDevice(int device) {
 
 }  // namespace
 
-int CudaContext::deviceCount() { return probedDeviceCount(); }
 int deviceCount() { return probedDeviceCount(); }
 
 int useDevice(int device) {
@@ -187,10 +186,6 @@ int useDevice(int device) {
 }
 
 void restoreDevice(int previous) noexcept { scopedDevice = previous; }
-
-DeviceScope::DeviceScope(int device) : previous_(useDevice(device)) {}
-
-DeviceScope::~DeviceScope() { restoreDevice(previous_); }
 
 CudaContext& CudaContext::get() {
     const int device = scopedDevice;

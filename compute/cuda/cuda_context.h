@@ -1,5 +1,5 @@
 // The engine's CUDA devices, a context each: its stream, its properties and the buffers every
-// call reuses. A thread's calls go to the device its DeviceScope names (device 0 without one),
+// call reuses. A thread's calls go to the device its CudaDeviceScope names (device 0 without one),
 // so that a batch can run one engine thread a GPU. Calls into the CUDA backend hold lock() for
 // their whole duration, so that two callers (a UI worker and a script, say) never share a
 // buffer at the same time.
@@ -43,13 +43,11 @@ enum class BufferSlot {
 
 class CudaContext {
 public:
-    // The context of the calling thread's device (DeviceScope; device 0 without one), made the
+    // The context of the calling thread's device (useDevice; device 0 without one), made the
     // thread's current CUDA device; throws Error when no usable device is present.
     static CudaContext& get();
     // Whether a CUDA device can be used: probes the driver once and remembers the answer.
     static bool usable(std::string* why);
-    // How many devices the driver shows (0 when none is usable).
-    static int deviceCount();
     // The device's ordinal.
     int device() const { return device_; }
 
@@ -134,24 +132,12 @@ private:
     cudaEvent_t stagingDone_[2] = {};  // one per half of the staging area, created once
 };
 
-// DeviceScope's parts, for callers without CUDA headers (compute/cuda_devices.h): useDevice
-// checks the device and returns the thread's previous one for restoreDevice.
+// The calling thread's device, which CudaDeviceScope (compute/cuda_devices.h) sets: useDevice
+// checks that `device` exists ("there is no CUDA device 3: this machine has 2, 0 to 1") and
+// returns the thread's previous one for restoreDevice. deviceCount: the devices the driver shows
+// (0 when none is usable).
 int deviceCount();
 int useDevice(int device);
 void restoreDevice(int previous) noexcept;
-
-// The device of every engine call the calling thread makes while the scope lives (batch's
-// engine threads, one a GPU); the previous one comes back when it ends. Throws Error when the
-// device does not exist ("there is no CUDA device 3: this machine has 2, 0 to 1").
-class DeviceScope {
-public:
-    explicit DeviceScope(int device);
-    ~DeviceScope();
-    DeviceScope(const DeviceScope&) = delete;
-    DeviceScope& operator=(const DeviceScope&) = delete;
-
-private:
-    int previous_;
-};
 
 }  // namespace linescope::cuda

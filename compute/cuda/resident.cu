@@ -232,10 +232,11 @@ Accumulators startSweep(ResidentSweep& r, const SweepRequest& req, int W, int H,
 
 // A sweep of segment or periodic lines (kernel_line_morph.h): one image an angle, computed
 // on the device from the source and folded there with the host sweep's rules (sweepByImages),
-// the spectrum summed in its order. No chunks and no previews: `step` after every angle.
+// the spectrum summed in its order. No previews; `step` after every `chunkAngles` angles (< 1:
+// once, at the end), so that a checkpoint's wait for the device comes a chunk at a time.
 template <class T>
-ResidentSweep sweepKindsResidentT(const ResidentImage& srcImage, const SweepRequest& req, const ChunkStep& step,
-                                  CudaContext& ctx) {
+ResidentSweep sweepKindsResidentT(const ResidentImage& srcImage, const SweepRequest& req, int chunkAngles,
+                                  const ChunkStep& step, CudaContext& ctx) {
     const int total = req.angles.count;
     const int W = srcImage.width(), H = srcImage.height();
     const DeviceImageView<const T> src = srcImage.template view<T>();
@@ -267,7 +268,8 @@ ResidentSweep sweepKindsResidentT(const ResidentImage& srcImage, const SweepRequ
         LS_CUDA_CHECK_LAUNCH("rowSums");
         rowsToSpectrum<T><<<1, 1, 0, s>>>(rowSum, H, k, exact, spectrum);
         LS_CUDA_CHECK_LAUNCH("rowsToSpectrum");
-        if (step) {  // a checkpoint that may stop the sweep sees the angle done
+        const bool chunkDone = chunkAngles < 1 ? k + 1 == total : (k + 1) % chunkAngles == 0 || k + 1 == total;
+        if (step && chunkDone) {  // a checkpoint that may stop the sweep sees the angles done
             ctx.synchronize();
             step(k + 1, total);
         }
@@ -464,7 +466,7 @@ ResidentSweep sweepResident(const ResidentImage& src, const SweepRequest& req, i
     if (req.kind != LineKind::Paths) {
         validateSweepRequest(req);
         return visitPixelType(src.type(),
-                              [&](auto tag) { return sweepKindsResidentT<decltype(tag)>(src, req, step, ctx); });
+                              [&](auto tag) { return sweepKindsResidentT<decltype(tag)>(src, req, chunkAngles, step, ctx); });
     }
     return visitPixelType(src.type(), [&](auto tag) {
         return sweepResidentT<decltype(tag)>(src, req, chunkAngles, step, preview, ctx);
@@ -483,8 +485,6 @@ void findContoursResident(const ResidentImage& plane, double threshold, ContourM
     });
     findContoursDevice(bin, mode, approx, ContourTuning{}, out, timings, ctx);
 }
-
-cudaStream_t readerStream() { return CudaContext::get().readerStream(); }
 
 namespace {
 

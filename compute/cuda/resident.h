@@ -131,8 +131,5 @@ void residentMinMax(const ResidentImage& image, double* min, double* max);
 // The pixels at (step/2 + i·step, step/2 + j·step), row by row (grid cells' centres: the
 // orientation needles), gathered on the device: one number a cell comes back.
 std::vector<double> residentGrid(const ResidentImage& image, int step);
-// The stream those reads use (the calling thread's device's), for interop copies that must
-// not queue behind the engine.
-cudaStream_t readerStream();
 
 }  // namespace linescope::cuda
