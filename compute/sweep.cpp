@@ -1,5 +1,7 @@
 // The angle sweep: one operator image at a time, folded into the running results.
 #include "compute/sweep.h"
+
+#include "compute/band_algorithm.h"
 #include "compute/sweep_spectrum.h"
 
 #if LINESCOPE_HAVE_CUDA
@@ -21,16 +23,6 @@
 #include <vector>
 
 namespace linescope {
-
-namespace {
-#if LINESCOPE_HAVE_CUDA
-// On the GPU the band kernel (van Herk/Gil-Werman over bands of lines) serves these and
-// folds the angles as it goes; the paper kernels (Fifo, Stack) sweep one image per angle.
-bool usesBandKernel(LineAlgorithm a) {
-    return a == LineAlgorithm::Auto || a == LineAlgorithm::Sheared || a == LineAlgorithm::VanHerk;
-}
-#endif
-}  // namespace
 
 AngleSet AngleSet::parse(const std::string& text) {
     const auto bad = [&](const std::string& why) {

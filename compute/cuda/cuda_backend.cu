@@ -80,16 +80,16 @@ SweepResult<T> sweep(ImageView<const T> src, const SweepRequest& req, bool withI
         r.strength = Image<T>(src.width, src.height);
         r.argIndex = Image<std::uint16_t>(src.width, src.height);
     }
-    zones::Spectrum spectrum = zones::sweep<T>(
-        strips, req, [&](const Strip& s) { return uploadRows<T>(ctx, src, s); },
-        [&](const Strip& s, const zones::KeptSweep<T>& kept) {
-            if (!withImages) return;
+    zones::KeptSweepRows<T> keep;
+    if (withImages)
+        keep = [&](const Strip& s, const zones::KeptSweep<T>& kept) {
             downloadImage<T>(ctx, kept.sup, hostRows(r.sup.view(), s.keepBegin, s.keepEnd));
             downloadImage<T>(ctx, kept.inf, hostRows(r.inf.view(), s.keepBegin, s.keepEnd));
             downloadImage<T>(ctx, kept.strength, hostRows(r.strength.view(), s.keepBegin, s.keepEnd));
             downloadImage<std::uint16_t>(ctx, kept.argIndex, hostRows(r.argIndex.view(), s.keepBegin, s.keepEnd));
-        },
-        ctx);
+        };
+    zones::Spectrum spectrum =
+        zones::sweep<T>(strips, req, [&](const Strip& s) { return uploadRows<T>(ctx, src, s); }, keep, ctx);
     r.spectrum = std::move(spectrum.values);
     r.spectrumExact = std::move(spectrum.exact);
     return r;

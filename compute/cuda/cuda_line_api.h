@@ -55,6 +55,19 @@ struct DeviceSweepResult {
 template <class T>
 DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepRequest& req, CudaContext& ctx,
                                  const ZoneFrame& frame = {});
+// A sweep's spectrum alone, in the context's Spectrum buffer (valid until the next sweep).
+struct DeviceSpectrum {
+    std::int64_t* exact = nullptr;  // count entries (integer images)
+    double* values = nullptr;       // count entries
+    int count = 0;
+};
+
+// sweepDevice(src, req, ctx, frame)'s spectrum bit for bit (the same partial sums in the same
+// order), without its images: long segments' bands are summed and never folded into
+// accumulators, so no accumulator is read or written and no merge runs.
+template <class T>
+DeviceSpectrum sweepSpectrumDevice(DeviceImageView<const T> src, const SweepRequest& req, CudaContext& ctx,
+                                   const ZoneFrame& frame = {});
 // The device memory sweepDevice takes on a width × height image beyond src (results,
 // accumulators, partial sums, transposes); SIZE_MAX when the image is too large for it at
 // once. What its own check compares and the zone planner sizes strips by.

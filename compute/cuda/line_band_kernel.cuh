@@ -28,7 +28,9 @@
 
 namespace linescope::cuda::band {
 
-enum class Output { Store, TopHat, Fold };
+// Store/TopHat write the operator's image; Fold folds each angle into a sweep's accumulators
+// and sums it; Sum only sums it (a sweep asked for its spectrum alone: no accumulators).
+enum class Output { Store, TopHat, Fold, Sum };
 
 // Tuning knobs, overridable at build time for experiments (tests/bench/run-band-variants.sh).
 #ifndef LINESCOPE_BAND_THREADS
@@ -337,7 +339,7 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
         g.outBegin = t0 - g.loadStart;
         g.outEnd = t1 - g.loadStart;
         if (t0 >= t1) {  // uniform across the block: the band misses this zone
-            if constexpr (Out == Output::Fold)
+            if constexpr (Out == Output::Fold || Out == Output::Sum)
                 if (threadIdx.x == 0)
                     fold.partials[static_cast<std::size_t>(job.angleIndex) * fold.partialsPerAngle + item] = 0;
             continue;
@@ -362,7 +364,20 @@ __global__ void __launch_bounds__(kBandThreads) lineBandKernel(DeviceImageView<c
             result = F;
         }
 
-        if constexpr (Out == Output::Fold) {
+        if constexpr (Out == Output::Sum) {
+            SumOf<T> sum = 0;
+            forEachSite<kBatch>(
+                g, prm.laneShift, offTab, g.outBegin, g.outEnd,
+                [&](const Site& st) { return st.inside ? result[st.p * prm.pitch + st.l] : T{}; },
+                [&](const Site& st, T v) {
+                    // The rows a zone discards belong to another zone's spectrum.
+                    if (st.inside && st.t >= prm.keepT0 && st.t < prm.keepT1 && st.u >= prm.keepU0 && st.u < prm.keepU1)
+                        sum += static_cast<SumOf<T>>(v);
+                });
+            const SumOf<T> total = blockSum<T>(sum, sumScratch);
+            if (threadIdx.x == 0)
+                fold.partials[static_cast<std::size_t>(job.angleIndex) * fold.partialsPerAngle + item] = total;
+        } else if constexpr (Out == Output::Fold) {
             SumOf<T> sum = 0;
             T* best = fold.best + static_cast<std::size_t>(job.slot) * fold.slotPixels;
             T* other = fold.other + static_cast<std::size_t>(job.slot) * fold.slotPixels;

@@ -205,6 +205,27 @@ TileShape tileShape(const SweepRequest& req, int W, int H, const CudaContext& ct
     return tileShapeFor<T>(req, W, H, ctx);
 }
 
+// A sweep's partial sums, zeroed: bands that miss a zone leave theirs untouched.
+template <class T>
+SumOf<T>* zeroedPartials(std::size_t count, CudaContext& ctx) {
+    auto* p = ctx.buffer(BufferSlot::Partials).as<SumOf<T>>(count);
+    LS_CUDA_CHECK(cudaMemsetAsync(p, 0, count * sizeof(SumOf<T>), ctx.stream()));
+    return p;
+}
+
+// The image each layout's angles run on: y-major on src, x-major on its transpose (made in
+// the Temp slot when some angle needs it).
+template <class T>
+struct LayoutImages {
+    DeviceImageView<const T> of[2];
+    LayoutImages(DeviceImageView<const T> src, bool transposed, CudaContext& ctx) : of{src, {}} {
+        if (!transposed) return;
+        const DeviceImageView<T> srcT = ctx.image<T>(BufferSlot::Temp, src.height, src.width);
+        transposeImage<T>(src, srcT, ctx.stream());
+        of[1] = srcT;
+    }
+};
+
 // Slot planes are indexed with 32 bits in the kernel.
 bool fitsSlotIndex(int W, int H) { return static_cast<std::size_t>(W) * H < (std::size_t(1) << 31); }
 
@@ -242,16 +263,9 @@ DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepReques
     fold.other = reinterpret_cast<T*>(acc + bestBytes);
     fold.arg = reinterpret_cast<std::uint16_t*>(acc + 2 * bestBytes);
     fold.slotPixels = slotPixels;
-    fold.partials = ctx.buffer(BufferSlot::Partials).as<SumOf<T>>(partialCount);
+    fold.partials = zeroedPartials<T>(partialCount, ctx);
     fold.partialsPerAngle = maxItems;
-    LS_CUDA_CHECK(cudaMemsetAsync(fold.partials, 0, partialCount * sizeof(SumOf<T>), ctx.stream()));
-
-    DeviceImageView<const T> images[2] = {src, {}};
-    if (!sets[1].jobs.empty()) {
-        const DeviceImageView<T> srcT = ctx.image<T>(BufferSlot::Temp, H, W);
-        transposeImage<T>(src, srcT, ctx.stream());
-        images[1] = srcT;
-    }
+    const LayoutImages<T> images(src, !sets[1].jobs.empty(), ctx);
     band::withStageOrder(req.op, [&](auto minFirst, auto twoStage) {
         constexpr bool kMin = decltype(minFirst)::value, kTwo = decltype(twoStage)::value;
         for (int layout = 0; layout < 2; ++layout) {
@@ -269,7 +283,7 @@ DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepReques
                     prm.jobs[s].slot = firstSlot + s;
                     prm.jobs[s].firstInSlot = k0 == 0 ? 1 : 0;
                 }
-                band::launch<T, kMin, kTwo, band::Output::Fold>(set.plan, prm, n, images[layout], DeviceImageView<T>{},
+                band::launch<T, kMin, kTwo, band::Output::Fold>(set.plan, prm, n, images.of[layout], DeviceImageView<T>{},
                                                                   fold, ctx);
             }
         }
@@ -292,10 +306,68 @@ DeviceSweepResult<T> sweepDevice(DeviceImageView<const T> src, const SweepReques
     return r;
 }
 
+template <class T>
+DeviceSpectrum sweepSpectrumDevice(DeviceImageView<const T> src, const SweepRequest& req, CudaContext& ctx,
+                                   const ZoneFrame& frame) {
+    checkRequest(req);
+    const int W = src.width, H = src.height, N = req.angles.count;
+    if (const TileShape shape = tileShape<T>(req, W, H, ctx); shape.side > 0) {
+        const DeviceSweepResult<T> r = tileSweep<T>(src, req, shape, ctx, frame);
+        return {r.spectrumExact, r.spectrum, r.count};
+    }
+    // The jobs as sweepDevice makes them (its partial sums, in its order), but no slots: any
+    // number of angles may run side by side, a launch's worth at a time.
+    const band::Stages st = band::stagesOf(req.op, segmentOf(req.length), W, H);
+    band::Plan plans[2] = {band::makePlan<T>(W, H, st, ctx), band::makePlan<T>(H, W, st, ctx)};
+    std::vector<band::Job> jobs[2];
+    int maxItems = 0;
+    for (int k = 0; k < N; ++k) {
+        const LineFamily fam = stripFamily(lineFamily(req.angles.angle(k), W, H), frame.originY, H);
+        const int layout = fam.yMajor ? 0 : 1;
+        jobs[layout].push_back(band::makeJob(band::asYMajor(fam), plans[layout], k, 0, false));
+        maxItems = std::max(maxItems, band::itemsOf(jobs[layout].back()));
+    }
+    const std::size_t partialCount = static_cast<std::size_t>(N) * maxItems;
+    std::size_t bytes = partialCount * sizeof(SumOf<T>) + N * (sizeof(double) + sizeof(std::int64_t));
+    if (!jobs[1].empty()) bytes += devicePitch(H, sizeof(T)) * W;
+    ctx.requireDeviceMemory(bytes, "this sweep");
+
+    band::FoldTargets<T> sums;
+    sums.partials = zeroedPartials<T>(partialCount, ctx);
+    sums.partialsPerAngle = maxItems;
+    const LayoutImages<T> images(src, !jobs[1].empty(), ctx);
+    band::withStageOrder(req.op, [&](auto minFirst, auto twoStage) {
+        constexpr bool kMin = decltype(minFirst)::value, kTwo = decltype(twoStage)::value;
+        for (int layout = 0; layout < 2; ++layout) {
+            const int count = static_cast<int>(jobs[layout].size());
+            for (int k0 = 0; k0 < count; k0 += band::kMaxJobsPerLaunch) {
+                band::Params prm = plans[layout].params;
+                (layout == 0 ? prm.keepT0 : prm.keepU0) = frame.keepBegin;
+                (layout == 0 ? prm.keepT1 : prm.keepU1) = frame.keepEnd;
+                const int n = std::min(band::kMaxJobsPerLaunch, count - k0);
+                for (int s = 0; s < n; ++s) prm.jobs[s] = jobs[layout][k0 + s];
+                band::launch<T, kMin, kTwo, band::Output::Sum>(plans[layout], prm, n, images.of[layout],
+                                                                 DeviceImageView<T>{}, sums, ctx);
+            }
+        }
+    });
+    auto* spectra = static_cast<unsigned char*>(
+        ctx.buffer(BufferSlot::Spectrum).reserve(N * (sizeof(double) + sizeof(std::int64_t))));
+    DeviceSpectrum r;
+    r.count = N;
+    r.values = reinterpret_cast<double*>(spectra);
+    r.exact = std::is_floating_point_v<T> ? nullptr : reinterpret_cast<std::int64_t*>(spectra + N * sizeof(double));
+    sumSpectrum<T><<<N, 256, 0, ctx.stream()>>>(sums.partials, maxItems, r.exact, r.values);
+    LS_CUDA_CHECK_LAUNCH("sumSpectrum");
+    return r;
+}
+
 #define LS_INSTANTIATE(T)                                                                                   \
     template DeviceSweepResult<T> sweepDevice<T>(DeviceImageView<const T>, const SweepRequest&, CudaContext&, \
                                                  const ZoneFrame&);                                          \
-    template std::size_t sweepDeviceBytes<T>(int, int, const SweepRequest&, CudaContext&);
+    template std::size_t sweepDeviceBytes<T>(int, int, const SweepRequest&, CudaContext&);                   \
+    template DeviceSpectrum sweepSpectrumDevice<T>(DeviceImageView<const T>, const SweepRequest&, CudaContext&,   \
+                                                   const ZoneFrame&);
 LS_INSTANTIATE(std::uint8_t)
 LS_INSTANTIATE(std::uint16_t)
 LS_INSTANTIATE(float)

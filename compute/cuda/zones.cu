@@ -85,14 +85,20 @@ Spectrum sweep(const std::vector<Strip>& strips, const SweepRequest& req, const 
     for (std::size_t z = 0; z < strips.size(); ++z) {
         const Strip& s = strips[z];
         const ZoneFrame frame = frameOf(s);
-        const DeviceSweepResult<T> d = sweepDevice<T>(input(s), req, ctx, frame);
-        const int k0 = frame.keepBegin, k1 = frame.keepEnd;
-        output(s, {rowsOf<const T>(d.sup, k0, k1), rowsOf<const T>(d.inf, k0, k1), rowsOf<const T>(d.strength, k0, k1),
-                   rowsOf<const std::uint16_t>(d.argIndex, k0, k1)});
+        DeviceSpectrum d;
+        if (output) {
+            const DeviceSweepResult<T> r = sweepDevice<T>(input(s), req, ctx, frame);
+            const int k0 = frame.keepBegin, k1 = frame.keepEnd;
+            output(s, {rowsOf<const T>(r.sup, k0, k1), rowsOf<const T>(r.inf, k0, k1),
+                       rowsOf<const T>(r.strength, k0, k1), rowsOf<const std::uint16_t>(r.argIndex, k0, k1)});
+            d = {r.spectrumExact, r.spectrum, r.count};
+        } else {
+            d = sweepSpectrumDevice<T>(input(s), req, ctx, frame);
+        }
         CudaContext::countHostTraffic(N * (sizeof(double) + (kExact ? sizeof(std::int64_t) : 0)));
-        LS_CUDA_CHECK(cudaMemcpyAsync(values.data(), d.spectrum, N * sizeof(double), cudaMemcpyDeviceToHost, ctx.stream()));
+        LS_CUDA_CHECK(cudaMemcpyAsync(values.data(), d.values, N * sizeof(double), cudaMemcpyDeviceToHost, ctx.stream()));
         if (kExact)
-            LS_CUDA_CHECK(cudaMemcpyAsync(exact.data(), d.spectrumExact, N * sizeof(std::int64_t), cudaMemcpyDeviceToHost,
+            LS_CUDA_CHECK(cudaMemcpyAsync(exact.data(), d.exact, N * sizeof(std::int64_t), cudaMemcpyDeviceToHost,
                                           ctx.stream()));
         ctx.synchronize();  // the sums are read here, and the next zone reuses the sweep's buffers
         for (std::size_t k = 0; k < N; ++k) {

@@ -60,6 +60,7 @@ void lineMorph(const std::vector<Strip>& strips, MorphOp op, const LineFamily& f
 
 template <class T>
 std::vector<Strip> sweepStrips(int width, int height, const SweepRequest& req, Input input, CudaContext& ctx);
+// `output` empty: the spectrum alone (sweepSpectrumDevice), no sweep images made.
 template <class T>
 Spectrum sweep(const std::vector<Strip>& strips, const SweepRequest& req, const StripInput<T>& input,
                const KeptSweepRows<T>& output, CudaContext& ctx);
