@@ -10,12 +10,14 @@
 #include "compute/cuda/classic_vhgw.h"
 #include "compute/cuda/cuda_line_api.h"
 #include "compute/cuda/line_band_launch.cuh"
+#include "compute/cuda/line_spectrum_warps.h"
 #include "compute/cuda/line_tile_sweep.h"
 #include "compute/cuda/sweep_results.cuh"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace linescope::cuda {
@@ -315,6 +317,8 @@ DeviceSpectrum sweepSpectrumDevice(DeviceImageView<const T> src, const SweepRequ
         const DeviceSweepResult<T> r = tileSweep<T>(src, req, shape, ctx, frame);
         return {r.spectrumExact, r.spectrum, r.count};
     }
+    if constexpr (!std::is_floating_point_v<T>)
+        if (lineSpectrumWarpsTake<T>(W, H, req, frame, ctx)) return lineSpectrumWarps<T>(src, req, ctx);
     // The jobs as sweepDevice makes them (its partial sums, in its order), but no slots: any
     // number of angles may run side by side, a launch's worth at a time.
     const band::Stages st = band::stagesOf(req.op, segmentOf(req.length), W, H);

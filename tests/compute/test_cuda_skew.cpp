@@ -3,9 +3,10 @@
 // every field, on pages of words, dark lines and bright, at several reductions, with
 // and without the fine stage. The page crosses to the device once (the engine's host traffic
 // says so); a device memory cap too small for the stages sends them through the host path,
-// with the same estimate. The spectrum-only sweep (sweepSpectrumDevice, which the stages use)
-// equals the full sweep's spectrum and the CPU's, with both GPU sweep kernels. On a machine
-// without a GPU every test skips and says why.
+// with the same estimate. The spectrum-only sweep (sweepSpectrumDevice, which the stages use:
+// the tile sweep, the warp kernel of long lines for integer pixels, or the band kernel's sums)
+// equals the full sweep's spectrum and the CPU's. On a machine without a GPU every test skips
+// and says why.
 #include "compute/backend.h"
 #include "compute/cuda/cuda_context.h"
 #include "compute/cuda/cuda_line_api.h"
@@ -109,17 +110,8 @@ private slots:
             const MorphOp ops[] = {MorphOp::Open, MorphOp::Close, MorphOp::Erode, MorphOp::Dilate};
             test::Failures failures;
             const int cases = test::scaled(24);
-            for (int i = 0; i < cases; ++i) {
-                const int w = 40 + static_cast<int>(rng() % 300), h = 40 + static_cast<int>(rng() % 300);
-                const Image<T> img = test::randomImage<T>(w, h, rng(), i % 2 ? test::ImageKind::Blocky
-                                                                            : test::ImageKind::Noise);
-                SweepRequest req;
-                req.op = ops[i % 4];
-                req.length = i % 3 == 0 ? 1 + static_cast<int>(rng() % 21) : 30 + static_cast<int>(rng() % 400);
-                const int count = 1 + static_cast<int>(rng() % 60);
-                req.angles = AngleSet{std::uniform_real_distribution<double>(-90, 90)(rng),
-                                      std::uniform_real_distribution<double>(0.05, 6)(rng), count};
-                const bool band = i % 4 == 3;
+            auto check = [&](const Image<T>& img, const SweepRequest& req, bool band) {
+                const int count = req.angles.count, w = img.width(), h = img.height();
                 if (band) setenv("LINESCOPE_SWEEP_KERNEL", "band", 1);
                 const SweepResult<T> c = sweep<T>(img.cview(), req, cpu());
                 cuda::CudaContext& ctx = cuda::CudaContext::get();
@@ -153,7 +145,34 @@ private slots:
                     if (aloneExact != fullExact) failures.add(what + ": the exact spectrum alone differs from the sweep's");
                     if (aloneExact != c.spectrumExact) failures.add(what + ": the exact spectrum differs from the CPU's");
                 }
+            };
+            for (int i = 0; i < cases; ++i) {
+                const int w = 40 + static_cast<int>(rng() % 300), h = 40 + static_cast<int>(rng() % 300);
+                const Image<T> img = test::randomImage<T>(w, h, rng(), i % 2 ? test::ImageKind::Blocky
+                                                                            : test::ImageKind::Noise);
+                SweepRequest req;
+                req.op = ops[i % 4];
+                req.length = i % 3 == 0 ? 1 + static_cast<int>(rng() % 21) : 30 + static_cast<int>(rng() % 400);
+                const int count = 1 + static_cast<int>(rng() % 60);
+                req.angles = AngleSet{std::uniform_real_distribution<double>(-90, 90)(rng),
+                                      std::uniform_real_distribution<double>(0.05, 6)(rng), count};
+                check(img, req, i % 4 == 3);
             }
+            // Lines as long as a warp holds (4096 positions) and one longer (the band kernel's),
+            // both layouts, windows longer than the line.
+            const struct {
+                int w, h;
+                double start;
+                int length;
+            } edges[] = {{4096, 23, -2, 300}, {4097, 19, -1, 700}, {21, 4096, 88, 5000}, {300, 260, 10, 4000}};
+            for (const auto& e : edges)
+                for (MorphOp op : {MorphOp::Close, MorphOp::Erode}) {
+                    SweepRequest req;
+                    req.op = op;
+                    req.length = e.length;
+                    req.angles = AngleSet{e.start, 0.5, 9};
+                    check(test::randomImage<T>(e.w, e.h, rng(), test::ImageKind::Blocky), req, false);
+                }
             QCOMPARE(failures.count(), 0);
         });
     }
