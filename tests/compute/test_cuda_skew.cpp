@@ -57,6 +57,10 @@ Image<T> wordPage(int w, int h, double angleDeg, std::uint64_t seed, bool bright
     return img;
 }
 
+// A page's side: half of it in reduced runs (LINESCOPE_TEST_SCALE < 1, the sanitizers' runs,
+// where a full A4 page at 150 dpi takes racecheck minutes), still far above the smallest page.
+int pageSide(int side) { return test::testScale() < 1 ? side / 2 : side; }
+
 // Every field of two estimates, compared exactly; the differences as one line.
 std::string differences(const SkewEstimate& g, const SkewEstimate& c) {
     std::string d;
@@ -205,7 +209,7 @@ private slots:
                 cases.resize(static_cast<std::size_t>(std::min<int>(static_cast<int>(cases.size()), test::scaled(7))));
                 for (std::size_t i = 0; i < cases.size(); ++i) {
                     const Case& k = cases[i];
-                    const Image<T> pg = wordPage<T>(k.w, k.h, k.angle, 100 + i, k.bright, scale);
+                    const Image<T> pg = wordPage<T>(pageSide(k.w), pageSide(k.h), k.angle, 100 + i, k.bright, scale);
                     SkewParams p;
                     p.darkLines = !k.bright;
                     p.reduction = k.reduction;
@@ -214,13 +218,13 @@ private slots:
                     const std::uint64_t before = cuda::CudaContext::hostTraffic();
                     const SkewEstimate g = estimateSkew<T>(pg.cview(), p, gpu());
                     const std::uint64_t traffic = cuda::CudaContext::hostTraffic() - before;
-                    const std::string what = std::to_string(k.w) + "×" + std::to_string(k.h) + " at " +
+                    const std::string what = std::to_string(pg.width()) + "×" + std::to_string(pg.height()) + " at " +
                                              test::num(k.angle) + "°" + (k.bright ? " bright" : "") + " reduction " +
                                              std::to_string(k.reduction) + " refine " + test::num(k.refine);
                     const std::string d = differences(g, c);
                     if (!d.empty()) QFAIL((what + ":" + d).c_str());
                     // The page once, then one number an angle of each spectrum.
-                    const std::uint64_t pageBytes = static_cast<std::uint64_t>(k.w) * k.h * sizeof(T);
+                    const std::uint64_t pageBytes = static_cast<std::uint64_t>(pg.width()) * pg.height() * sizeof(T);
                     if (traffic > pageBytes + 64 * 1024)
                         QFAIL((what + ": " + std::to_string(traffic) + " bytes crossed for a page of " +
                                std::to_string(pageBytes))
@@ -233,7 +237,7 @@ private slots:
     // A cap too small for the stages at once: the host path runs them (in zones where needed)
     // and gives the same estimate.
     void aCapSendsTheStagesThroughTheHost() {
-        const Image<std::uint8_t> pg = wordPage<std::uint8_t>(1240, 1754, 2.2, 7, false, 1.0);
+        const Image<std::uint8_t> pg = wordPage<std::uint8_t>(pageSide(1240), pageSide(1754), 2.2, 7, false, 1.0);
         const SkewParams p;
         const SkewEstimate c = estimateSkew<std::uint8_t>(pg.cview(), p, cpu());
         cuda::CudaContext::setDeviceMemoryCap(24u << 20);
