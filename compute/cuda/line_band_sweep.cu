@@ -355,12 +355,7 @@ DeviceSpectrum sweepSpectrumDevice(DeviceImageView<const T> src, const SweepRequ
             }
         }
     });
-    auto* spectra = static_cast<unsigned char*>(
-        ctx.buffer(BufferSlot::Spectrum).reserve(N * (sizeof(double) + sizeof(std::int64_t))));
-    DeviceSpectrum r;
-    r.count = N;
-    r.values = reinterpret_cast<double*>(spectra);
-    r.exact = std::is_floating_point_v<T> ? nullptr : reinterpret_cast<std::int64_t*>(spectra + N * sizeof(double));
+    const DeviceSpectrum r = spectrumBuffers<T>(N, ctx);
     sumSpectrum<T><<<N, 256, 0, ctx.stream()>>>(sums.partials, maxItems, r.exact, r.values);
     LS_CUDA_CHECK_LAUNCH("sumSpectrum");
     return r;

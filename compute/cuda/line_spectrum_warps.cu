@@ -2,6 +2,7 @@
 
 #include "compute/cuda/classic_vhgw.h"
 #include "compute/cuda/cuda_check.h"
+#include "compute/cuda/sweep_results.cuh"
 #include "compute/line_geometry.h"
 #include "compute/line_stages.h"
 #include "compute/pixel_rules.h"
@@ -160,13 +161,6 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
     if (lane == 0) atomicAdd(&sums[job.angleIndex], sum);
 }
 
-__global__ void spectrumFromSums(const unsigned long long* sums, int count, std::int64_t* exact, double* values) {
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= count) return;
-    exact[k] = static_cast<std::int64_t>(sums[k]);
-    values[k] = static_cast<double>(exact[k]);
-}
-
 bool forcedBand() {
     const char* v = std::getenv("LINESCOPE_SPECTRUM_KERNEL");
     return v && std::strcmp(v, "band") == 0;
@@ -240,14 +234,10 @@ DeviceSpectrum lineSpectrumWarps(DeviceImageView<const T> src, const SweepReques
             else launch(&lineSpectrumKernel<T, false, false>);
         }
     }
-    auto* spectra = static_cast<unsigned char*>(
-        ctx.buffer(BufferSlot::Spectrum).reserve(N * (sizeof(double) + sizeof(std::int64_t))));
-    DeviceSpectrum r;
-    r.count = N;
-    r.values = reinterpret_cast<double*>(spectra);
-    r.exact = reinterpret_cast<std::int64_t*>(spectra + N * sizeof(double));
-    spectrumFromSums<<<(N + 255) / 256, 256, 0, ctx.stream()>>>(sums, N, r.exact, r.values);
-    LS_CUDA_CHECK_LAUNCH("spectrumFromSums");
+    // One exact sum an angle (non-negative, so the same bits as a signed 64-bit sum).
+    const DeviceSpectrum r = spectrumBuffers<T>(N, ctx);
+    sumSpectrum<T><<<N, 256, 0, ctx.stream()>>>(reinterpret_cast<const SpectrumSum<T>*>(sums), 1, r.exact, r.values);
+    LS_CUDA_CHECK_LAUNCH("sumSpectrum");
     return r;
 }
 

@@ -3,15 +3,13 @@
 #include "compute/cuda/contours_device.h"
 #include "compute/cuda/cuda_line_api.h"
 #include "compute/cuda/kernel_line_morph.h"
+#include "compute/cuda/plane_extremes.cuh"
 #include "compute/cuda/pool_array.h"
 #include "compute/cuda/sweep_results.cuh"
 #include "compute/cuda/zones.h"
 #include "compute/line_geometry.h"
 #include "compute/pixel_rules.h"
 #include "compute/sweep_chunks.h"
-
-#include <cub/block/block_reduce.cuh>
-#include <cuda/functional>
 
 #include <algorithm>
 #include <cmath>
@@ -93,43 +91,6 @@ __global__ void strengthOf(DeviceImageView<const T> sup, DeviceImageView<const T
     strength.at(x, y) = static_cast<T>(sup.at(x, y) - inf.at(x, y));
 }
 
-// Keys that order as the values do, for every pixel type (floats: the sign-magnitude bits
-// flipped into two's-complement order), so that one pair of unsigned atomics finds both ends.
-template <class T>
-__device__ unsigned orderedKey(T v) {
-    if constexpr (std::is_same_v<T, float>) {
-        const unsigned b = __float_as_uint(v);
-        return (b & 0x80000000u) ? ~b : b | 0x80000000u;
-    } else {
-        return static_cast<unsigned>(v);
-    }
-}
-
-template <class T>
-__global__ void minMaxOfPlane(DeviceImageView<const T> plane, unsigned* out) {
-    using Reduce = cub::BlockReduce<unsigned, 256>;
-    __shared__ typename Reduce::TempStorage temp;
-    unsigned lo = ~0u, hi = 0;
-    const long long n = static_cast<long long>(plane.width) * plane.height;
-    for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += 256LL * gridDim.x) {
-        const unsigned k = orderedKey(plane.at(static_cast<int>(i % plane.width), static_cast<int>(i / plane.width)));
-        lo = min(lo, k);
-        hi = max(hi, k);
-    }
-    const unsigned blockLo = Reduce(temp).Reduce(lo, ::cuda::minimum<unsigned>());
-    __syncthreads();  // the temp storage is reused
-    const unsigned blockHi = Reduce(temp).Reduce(hi, ::cuda::maximum<unsigned>());
-    if (threadIdx.x == 0) {
-        atomicMin(out, blockLo);
-        atomicMax(out + 1, blockHi);
-    }
-}
-
-__global__ void initMinMaxKeys(unsigned* keys) {
-    keys[0] = ~0u;
-    keys[1] = 0;
-}
-
 // The largest value as float, from its key (the orientation map's white point, for the
 // viewport's kernels: no trip through the host).
 template <class T>
@@ -137,17 +98,6 @@ __global__ void maxKeyAsFloat(const unsigned* keys, float* out) {
     const unsigned k = keys[1];
     if constexpr (std::is_same_v<T, float>) *out = __uint_as_float((k & 0x80000000u) ? k & 0x7fffffffu : ~k);
     else *out = static_cast<float>(k);
-}
-
-// keys[0], keys[1] = the keys of the plane's smallest and largest value, on `stream`.
-template <class T>
-void minMaxKeys(DeviceImageView<const T> plane, unsigned* keys, int maxBlocks, cudaStream_t stream) {
-    initMinMaxKeys<<<1, 1, 0, stream>>>(keys);
-    LS_CUDA_CHECK_LAUNCH("initMinMaxKeys");
-    const long long n = static_cast<long long>(plane.width) * plane.height;
-    const int blocks = static_cast<int>(std::max<long long>(1, std::min<long long>(maxBlocks, (n + 255) / 256)));
-    minMaxOfPlane<T><<<blocks, 256, 0, stream>>>(plane, keys);
-    LS_CUDA_CHECK_LAUNCH("minMaxOfPlane");
 }
 
 template <class T>

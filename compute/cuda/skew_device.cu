@@ -3,6 +3,7 @@
 #include "compute/cuda/classic_device.h"
 #include "compute/cuda/cuda_check.h"
 #include "compute/cuda/cuda_line_api.h"
+#include "compute/cuda/plane_extremes.cuh"
 #include "compute/cuda/resident.h"
 #include "compute/line_geometry.h"
 #include "compute/skew_stages.h"
@@ -32,16 +33,8 @@ __global__ void boxReduceKernel(DeviceImageView<const T> src, DeviceImageView<T>
     out.at(x, y) = static_cast<T>((2 * s + n) / (2 * n));
 }
 
-// *top = max(*top, every pixel of src) (integer pixels; *top starts at 0).
-template <class T>
-__global__ void maxKernel(DeviceImageView<const T> src, unsigned* top) {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-    unsigned v = x < src.width && y < src.height ? static_cast<unsigned>(src.at(x, y)) : 0u;
-    for (int d = 16; d > 0; d >>= 1) v = max(v, __shfl_down_sync(0xffffffffu, v, d));
-    if ((threadIdx.x & 31) == 0 && v > 0) atomicMax(top, v);
-}
-
-// flattenBackground's dark-lines rule: out = M − (φ(f) − f), φ(f) in `out` already.
+// flattenBackground's dark-lines rule: out = M − (φ(f) − f), φ(f) in `out` already; M is f's
+// largest pixel, *top (an integer's key is its value: plane_extremes.cuh).
 template <class T>
 __global__ void flattenKernel(DeviceImageView<const T> f, DeviceImageView<T> out, const unsigned* top) {
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -85,12 +78,10 @@ public:
             return out;
         }
         // The Jobs slot is free here: no stage of the estimate launches jobs from it.
-        auto* top = ctx_.buffer(BufferSlot::Jobs).as<unsigned>(1);
-        LS_CUDA_CHECK(cudaMemsetAsync(top, 0, sizeof(unsigned), ctx_.stream()));
-        maxKernel<T><<<gridFor(f.width, f.height), kBlock, 0, ctx_.stream()>>>(f, top);
-        LS_CUDA_CHECK_LAUNCH("maxKernel");
+        auto* keys = ctx_.buffer(BufferSlot::Jobs).as<unsigned>(2);
+        minMaxKeys<T>(f, keys, 4 * ctx_.multiprocessors(), ctx_.stream());
         classicMorphDevice<T>(MorphOp::Close, f, o, square, ctx_);
-        flattenKernel<T><<<gridFor(f.width, f.height), kBlock, 0, ctx_.stream()>>>(f, o, top);
+        flattenKernel<T><<<gridFor(f.width, f.height), kBlock, 0, ctx_.stream()>>>(f, o, keys + 1);
         LS_CUDA_CHECK_LAUNCH("flattenKernel");
         return out;
     }

@@ -38,6 +38,19 @@ __global__ void sumSpectrum(const SpectrumSum<T>* __restrict__ partials, int cou
     }
 }
 
+// A spectrum of `count` angles in the context's Spectrum buffer (valid until the next sweep):
+// the values, then the exact sums of integer images.
+template <class T>
+DeviceSpectrum spectrumBuffers(int count, CudaContext& ctx) {
+    auto* spectra = static_cast<unsigned char*>(
+        ctx.buffer(BufferSlot::Spectrum).reserve(count * (sizeof(double) + sizeof(std::int64_t))));
+    DeviceSpectrum r;
+    r.count = count;
+    r.values = reinterpret_cast<double*>(spectra);
+    r.exact = std::is_floating_point_v<T> ? nullptr : reinterpret_cast<std::int64_t*>(spectra + count * sizeof(double));
+    return r;
+}
+
 // A sweep's results in the context's Sweep* and Spectrum buffers (valid until the next sweep).
 template <class T>
 DeviceSweepResult<T> sweepResultBuffers(int width, int height, int count, CudaContext& ctx) {
@@ -47,11 +60,9 @@ DeviceSweepResult<T> sweepResultBuffers(int width, int height, int count, CudaCo
     r.inf = ctx.image<T>(BufferSlot::SweepInf, width, height);
     r.strength = ctx.image<T>(BufferSlot::SweepStrength, width, height);
     r.argIndex = ctx.image<std::uint16_t>(BufferSlot::SweepArg, width, height);
-    auto* spectra = static_cast<unsigned char*>(
-        ctx.buffer(BufferSlot::Spectrum).reserve(count * (sizeof(double) + sizeof(std::int64_t))));
-    r.spectrum = reinterpret_cast<double*>(spectra);
-    r.spectrumExact =
-        std::is_floating_point_v<T> ? nullptr : reinterpret_cast<std::int64_t*>(spectra + count * sizeof(double));
+    const DeviceSpectrum spectrum = spectrumBuffers<T>(count, ctx);
+    r.spectrum = spectrum.values;
+    r.spectrumExact = spectrum.exact;
     return r;
 }
 
