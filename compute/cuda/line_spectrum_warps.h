@@ -1,7 +1,8 @@
-// A sweep's spectrum alone for integer images and long segments: one warp a line, the whole
-// line in shared memory, each stage a van Herk/Gil-Werman pass whose block prefix and suffix
-// extremes are warp scans of 32 positions at a time; the line's sum added exactly (64-bit
-// integers, so in any order). The band kernel's spectrum bit for bit, without its chunk
+// A sweep's spectrum alone for integer images and long segments: one warp for four u8 lines
+// or two u16 ones, packed in 32-bit words (SIMD min and max), the whole lines in shared
+// memory, each stage a van Herk/Gil-Werman pass whose block prefix and suffix extremes are
+// lane runs joined by warp scans; each line's sum added exactly (64-bit integers, so in any
+// order). The band kernel's spectrum bit for bit, without its chunk
 // tables and block-wide barriers (tests/bench/band-kernel-notes.md says what it saves).
 #pragma once
 
