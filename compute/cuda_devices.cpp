@@ -16,18 +16,21 @@ int cudaDeviceCount() {
 #endif
 }
 
-CudaDeviceScope::CudaDeviceScope(int device) {
+CudaDeviceScope::CudaDeviceScope(int device, int context) {
 #if LINESCOPE_HAVE_CUDA
-    previous_ = cuda::useDevice(device);
+    const cuda::DeviceChoice previous = cuda::useDevice(device, context);
+    previous_ = previous.device;
+    previousContext_ = previous.context;
 #else
     (void)device;
+    (void)context;
     throw Error("this build of LineScope has no CUDA backend: it was built without a CUDA compiler");
 #endif
 }
 
 CudaDeviceScope::~CudaDeviceScope() {
 #if LINESCOPE_HAVE_CUDA
-    cuda::restoreDevice(previous_);
+    cuda::restoreDevice({previous_, previousContext_});
 #endif
 }
 

@@ -8,18 +8,20 @@ namespace linescope {
 int cudaDeviceCount();
 
 // While it lives, the CUDA backend's calls from the calling thread run on device `device` (an
-// ordinal as nvidia-smi lists them), each device with its own context, stream and buffers;
-// the thread's previous device comes back when it ends. Throws Error when there is no such
-// device or no CUDA backend.
+// ordinal as nvidia-smi lists them) in its context number `context`: each device has up to
+// four contexts, each with its own stream and buffers, so that threads on different contexts
+// of one device overlap (one's copies and host work with another's kernels; numbers are taken
+// modulo four). The thread's previous device and context come back when it ends. Throws Error
+// when there is no such device or no CUDA backend.
 class CudaDeviceScope {
 public:
-    explicit CudaDeviceScope(int device);
+    explicit CudaDeviceScope(int device, int context = 0);
     ~CudaDeviceScope();
     CudaDeviceScope(const CudaDeviceScope&) = delete;
     CudaDeviceScope& operator=(const CudaDeviceScope&) = delete;
 
 private:
-    int previous_ = 0;
+    int previous_ = 0, previousContext_ = 0;
 };
 
 }  // namespace linescope

@@ -6,6 +6,7 @@
 #include "compute/cuda_devices.h"
 #include "compute/image.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -96,7 +97,9 @@ private:
         if (--activeDecoders_ == 0) decoded_.close();
     }
 
-    // Engine thread `e`: on plan.devices[e] when devices are named. A device that cannot be
+    // Engine thread `e`: on plan.devices[e] when devices are named, in the device's next
+    // context when it is named again (0,0: two contexts, each its own stream, so that one
+    // thread's copies and host work overlap the other's kernels). A device that cannot be
     // used fails each item it takes with the reason (the others' threads go on).
     void engineLoop(int e) {
         BatchStageTimes::Stage& times = engineTimes_[static_cast<std::size_t>(e)];
@@ -105,7 +108,8 @@ private:
         std::string deviceError;
         if (!plan_.devices.empty()) {
             try {
-                device.emplace(plan_.devices[static_cast<std::size_t>(e)]);
+                const auto begin = plan_.devices.begin(), mine = begin + e;
+                device.emplace(*mine, static_cast<int>(std::count(begin, mine, *mine)));
             } catch (...) {
                 deviceError = describeCurrentFailure();
             }

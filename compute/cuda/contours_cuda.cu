@@ -14,16 +14,16 @@ namespace linescope::cuda {
 namespace {
 
 // What tracking needed last time, kept for the next call, and the executor's state, a set a
-// device (calls hold that device's context lock; the map's own lock guards only the lookup).
+// context (calls hold that context's lock; the map's own lock guards only the lookup).
 struct DeviceState {
     contours::gpu::TrackCapacity capacity;
     contours::gpu::ExecState exec;
 };
 DeviceState& deviceState(const CudaContext& ctx) {
     static std::mutex mutex;
-    static std::map<int, DeviceState> states;  // nodes never move
+    static std::map<const CudaContext*, DeviceState> states;  // nodes never move
     std::lock_guard<std::mutex> lock(mutex);
-    return states[ctx.device()];
+    return states[&ctx];
 }
 
 void checkImage(int width, int height, const ContourTuning& tuning) {

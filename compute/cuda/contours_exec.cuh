@@ -58,12 +58,12 @@ private:
 };
 
 // What the executor keeps between calls: its events (creating eight a call would cost
-// microseconds) and the shared memory trackKernel was last allowed.
+// microseconds) and whether trackKernel's carveout was set.
 struct ExecState {
     static constexpr int kPhases = 6;
     Events<kPhases> phases{cudaEventDefault};  // the phase boundaries
     Events<2> landed{cudaEventDisableTiming};  // the staging halves
-    std::size_t trackShared = 0;
+    bool carveoutSet = false;
 };
 
 class DeviceExec {
@@ -92,14 +92,13 @@ public:
             throw Error("GPU contour rectangles of " + std::to_string(p.grid.rectWidth) + "x" +
                         std::to_string(p.grid.rectHeight) + " pixels need more shared memory than this GPU has");
         const std::size_t bytes = threads * perThread;
-        if (bytes != state_.trackShared) {
-            LS_CUDA_CHECK(cudaFuncSetAttribute(trackKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(bytes)));
+        ctx_.allowDynamicShared(trackKernel, bytes);
+        if (!state_.carveoutSet) {
             // The tracker reads global memory once (its tile) and only writes afterwards:
             // give the unified L1/shared storage to shared memory.
             LS_CUDA_CHECK(cudaFuncSetAttribute(trackKernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                                cudaSharedmemCarveoutMaxShared));
-            state_.trackShared = bytes;
+            state_.carveoutSet = true;
         }
         const auto blocks = static_cast<unsigned>((static_cast<std::size_t>(rects) + threads - 1) / threads);
         trackKernel<<<blocks, static_cast<unsigned>(threads), bytes, stream_>>>(

@@ -21,4 +21,6 @@ namespace linescope::cuda {
     } while (0)
 
 // After a kernel launch: launch-configuration errors surface here, faults at the next sync.
-#define LS_CUDA_CHECK_LAUNCH(kernelName) LS_CUDA_CHECK(cudaPeekAtLastError())
+// Reading the error clears it, so that one failed launch does not fail every later call of
+// the thread (CudaContext::get clears what came before).
+#define LS_CUDA_CHECK_LAUNCH(kernelName) LS_CUDA_CHECK(cudaGetLastError())

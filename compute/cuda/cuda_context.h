@@ -43,8 +43,8 @@ enum class BufferSlot {
 
 class CudaContext {
 public:
-    // The context of the calling thread's device (useDevice; device 0 without one), made the
-    // thread's current CUDA device; throws Error when no usable device is present.
+    // The context of the calling thread's device (useDevice; device 0 and its first context
+    // without one), the device made the thread's current CUDA device; throws Error when no usable device is present.
     static CudaContext& get();
     // Whether a CUDA device can be used: probes the driver once and remembers the answer.
     static bool usable(std::string* why);
@@ -58,6 +58,14 @@ public:
     // Largest dynamic shared memory one block may ask for (after cudaFuncSetAttribute).
     std::size_t sharedMemoryPerBlock() const { return props_.sharedMemPerBlockOptin; }
     std::size_t sharedMemoryPerMultiprocessor() const { return props_.sharedMemPerMultiprocessor; }
+    // Lets `kernel` launch on this device with up to `bytes` of dynamic shared memory.
+    // Function attributes belong to the device, not to a context or a stream, so the limit
+    // only ever rises: threads on two contexts of one device cannot lower it under each
+    // other's launch.
+    template <class Kernel>
+    void allowDynamicShared(Kernel* kernel, std::size_t bytes) const {
+        allowDynamicSharedBytes(reinterpret_cast<const void*>(kernel), bytes);
+    }
 
     DeviceBuffer& buffer(BufferSlot s) { return buffers_[static_cast<int>(s)]; }
     PinnedBuffer& staging() { return staging_; }
@@ -68,7 +76,7 @@ public:
     // the zone planner compare; buffers are allocated in whole MiB on top) together with the
     // resident images, so that a moderate image can be forced into zones (zones.h) as a huge
     // one is on a real device. Any thread; a bad LINESCOPE_CUDA_MEMORY_CAP throws Error.
-    // The cap holds for each device.
+    // The cap holds for each context (a device's contexts have one each).
     static void setDeviceMemoryCap(std::size_t bytes);
     static std::size_t deviceMemoryCap();
     // What the cap leaves beside this device's resident images (SIZE_MAX without a cap).
@@ -91,6 +99,7 @@ public:
     void requireDeviceMemory(std::size_t bytes, const std::string& what) const;
     // The sentence itself: "<what> needs N MiB of GPU memory, but …".
     [[noreturn]] void refuseDeviceMemory(std::size_t bytes, const std::string& what) const;
+    void allowDynamicSharedBytes(const void* kernel, std::size_t bytes) const;
 
     // A pitched image in `slot`, valid until the slot is reused.
     template <class T>
@@ -132,12 +141,18 @@ private:
     cudaEvent_t stagingDone_[2] = {};  // one per half of the staging area, created once
 };
 
-// The calling thread's device, which CudaDeviceScope (compute/cuda_devices.h) sets: useDevice
-// checks that `device` exists ("there is no CUDA device 3: this machine has 2, 0 to 1") and
-// returns the thread's previous one for restoreDevice. deviceCount: the devices the driver shows
-// (0 when none is usable).
+// The calling thread's device and context on it, which CudaDeviceScope (compute/cuda_devices.h)
+// sets: useDevice checks that `device` exists ("there is no CUDA device 3: this machine has 2,
+// 0 to 1") and returns the thread's previous choice for restoreDevice. A device has up to
+// kContextsPerDevice contexts (each its own stream and buffers; the engine's threads overlap
+// on them); `context` is taken modulo that. deviceCount: the devices the driver shows (0 when
+// none is usable).
+constexpr int kContextsPerDevice = 4;
+struct DeviceChoice {
+    int device = 0, context = 0;
+};
 int deviceCount();
-int useDevice(int device);
-void restoreDevice(int previous) noexcept;
+DeviceChoice useDevice(int device, int context = 0);
+void restoreDevice(DeviceChoice previous) noexcept;
 
 }  // namespace linescope::cuda

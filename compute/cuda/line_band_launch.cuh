@@ -146,9 +146,7 @@ void launch(const Plan& plan, Params prm, int jobCount, DeviceImageView<const T>
     if (items == 0) return;
     unsigned gridX = static_cast<unsigned>(items);
     if (plan.sharedBytes > 0) {
-        // Raising the limit is cheap and idempotent; doing it per launch keeps no hidden state.
-        LS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(plan.sharedBytes)));
+        ctx.allowDynamicShared(kernel, plan.sharedBytes);
     } else {
         gridX = static_cast<unsigned>(std::min(items, 2 * ctx.multiprocessors()));
         const std::size_t bytes = static_cast<std::size_t>(gridX) * jobCount * prm.arrayBytesPerBlock;

@@ -273,8 +273,7 @@ DeviceSpectrum lineSpectrumWarps(DeviceImageView<const T> src, const SweepReques
         const unsigned blocks = static_cast<unsigned>((jobs.firstItem[jobs.count] + warpsPerBlock - 1) / warpsPerBlock);
         if (blocks == 0) continue;
         auto launch = [&](auto kernel) {
-            LS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(sharedBytes)));
+            ctx.allowDynamicShared(kernel, sharedBytes);
             kernel<<<blocks, warpsPerBlock * 32, sharedBytes, ctx.stream()>>>(src, transposed, jobs, st.first,
                                                                                  st.second, static_cast<int>(stride), sums);
             LS_CUDA_CHECK_LAUNCH("lineSpectrumKernel");

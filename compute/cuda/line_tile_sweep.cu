@@ -398,8 +398,7 @@ DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest&
     auto run = [&](auto minFirst, auto twoStage) {
         constexpr bool kMin = decltype(minFirst)::value, kTwo = decltype(twoStage)::value;
         auto* kernel = threads == 512 ? &tileSweepKernel<T, kMin, kTwo, 512> : &tileSweepKernel<T, kMin, kTwo, 256>;
-        LS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(l.total)));
+        ctx.allowDynamicShared(kernel, l.total);
         int firstGroup = 0;
         for (int k0 = 0; k0 < N; k0 += kMaxTileAngles) {
             prm.angleCount = std::min(kMaxTileAngles, N - k0);

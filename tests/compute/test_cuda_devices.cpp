@@ -1,7 +1,8 @@
 // The CUDA backend on several GPUs (CudaDeviceScope, what batch --devices gives each engine
 // thread): every device's results equal the CPU's bit for bit, the calls of a thread go to its
 // scope's device and a scope ends by giving back the one before, threads on different devices
-// run at once without sharing a context, resident images are read back from a thread of
+// run at once without sharing a context, so do threads on different contexts of one device
+// (what batch --devices 0,0 gives its two engine threads), resident images are read back from a thread of
 // another device, and a device that is not there is refused in one sentence. On a machine
 // without a GPU every test skips and says why; with one GPU the concurrent test skips.
 #include "compute/backend.h"
@@ -10,6 +11,7 @@
 #include "compute/cuda/resident.h"
 #include "compute/line_morph.h"
 #include "compute/sweep.h"
+#include "compute/sweep_spectrum.h"
 #include "tests/support/cuda_checks.h"
 #include "tests/support/random_images.h"
 
@@ -27,11 +29,12 @@ namespace {
 using test::cpu;
 using test::gpu;
 
-// One device's share of the work: openings at a few angles and lengths and a sweep of a
-// random image, each compared with the CPU's; the failures as sentences.
-std::vector<std::string> checkOnCurrentDevice(int seed, int rounds) {
+// One device's share of the work: openings at a few angles and lengths, a sweep and a long
+// segment's spectrum of a random image, each compared with the CPU's; the failures as
+// sentences. Different sizes make the kernels ask for different shared memory.
+std::vector<std::string> checkOnCurrentDevice(int seed, int rounds, int width = 331, int height = 277) {
     std::vector<std::string> failures;
-    const Image<std::uint8_t> img = test::randomImage<std::uint8_t>(331, 277, seed, test::ImageKind::Blocky);
+    const Image<std::uint8_t> img = test::randomImage<std::uint8_t>(width, height, seed, test::ImageKind::Blocky);
     const double angles[] = {0, 30, 63.4, 117.5};
     const int lengths[] = {9, 41};
     for (int round = 0; round < rounds; ++round) {
@@ -50,6 +53,13 @@ std::vector<std::string> checkOnCurrentDevice(int seed, int rounds) {
         const SweepResult<std::uint8_t> want = sweep<std::uint8_t>(img.cview(), req, cpu());
         const SweepResult<std::uint8_t> got = sweep<std::uint8_t>(img.cview(), req, gpu());
         if (auto d = test::sweepDifference(want, got)) failures.push_back("sweep: " + *d);
+        SweepRequest longer;
+        longer.length = 201;
+        longer.op = MorphOp::Close;
+        longer.angles = AngleSet::overHalfTurn(12);
+        if (sweepSpectrum<std::uint8_t>(img.cview(), longer, cpu()).spectrumExact !=
+            sweepSpectrum<std::uint8_t>(img.cview(), longer, gpu()).spectrumExact)
+            failures.push_back("the spectrum of closings by λ 201 differs");
     }
     return failures;
 }
@@ -140,6 +150,55 @@ private slots:
         if (error) std::rethrow_exception(error);
         QVERIFY(!test::bitDifference(img, back));
         QCOMPARE(pixel, static_cast<double>(img.at(5, 9)));
+    }
+
+    // A device's contexts are distinct (numbers taken modulo four), and threads on three
+    // contexts of device 0 run at once, each with the CPU's results.
+    void contextsOfOneDeviceRunAtOnce() {
+        const cuda::CudaContext* first = nullptr;
+        {
+            CudaDeviceScope scope(0, 0);
+            first = &cuda::CudaContext::get();
+        }
+        {
+            CudaDeviceScope scope(0, 1);
+            QVERIFY(&cuda::CudaContext::get() != first);
+            QCOMPARE(cuda::CudaContext::get().device(), 0);
+        }
+        {
+            CudaDeviceScope scope(0, cuda::kContextsPerDevice);
+            QCOMPARE(&cuda::CudaContext::get(), first);
+        }
+        QVERIFY_THROWS_EXCEPTION(Error, CudaDeviceScope(0, -1));
+        constexpr int contexts = 3;
+        std::vector<std::vector<std::string>> failures(contexts);
+        std::vector<std::exception_ptr> errors(contexts);
+        std::vector<std::thread> threads;
+        for (int c = 0; c < contexts; ++c)
+            threads.emplace_back([&, c] {
+                try {
+                    CudaDeviceScope scope(0, c);
+                    failures[static_cast<std::size_t>(c)] = checkOnCurrentDevice(300 + c, 6, 331 + 250 * c, 277 + 190 * c);
+                } catch (...) {
+                    errors[static_cast<std::size_t>(c)] = std::current_exception();
+                }
+            });
+        for (std::thread& t : threads) t.join();
+        for (int c = 0; c < contexts; ++c) {
+            if (errors[static_cast<std::size_t>(c)]) std::rethrow_exception(errors[static_cast<std::size_t>(c)]);
+            for (const std::string& f : failures[static_cast<std::size_t>(c)]) qWarning("context %d: %s", c, f.c_str());
+            QVERIFY2(failures[static_cast<std::size_t>(c)].empty(),
+                     qPrintable(QStringLiteral("context %1 differs from the CPU").arg(c)));
+        }
+    }
+
+    // A failed runtime call of the caller's own leaves the thread's last error set; the next
+    // engine call must neither report it as its own nor fail because of it.
+    void aStaleErrorDoesNotFailTheNextCall() {
+        QVERIFY(cudaMemcpy(nullptr, nullptr, 16, cudaMemcpyDeviceToDevice) != cudaSuccess);
+        const std::vector<std::string> failures = checkOnCurrentDevice(400, 1);
+        for (const std::string& f : failures) qWarning("%s", f.c_str());
+        QVERIFY(failures.empty());
     }
 
     // Two threads, each on its own device, run at once; each device's results equal the CPU's.
