@@ -9,6 +9,7 @@
 #include "app/cli/batch_manifest.h"
 #include "app/cli/command_job.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,15 @@ struct BatchPlan {
     std::vector<int> devices;       // CUDA devices, an engine thread each (empty: one engine
                                     // thread on the default device, or the CPU)
 };
+
+// Decoders (and as many writers) when --jobs is not given: one a core, less two for each
+// engine thread on a GPU, at least two. A GPU's engine thread spins while its kernels run and
+// queues the next page's copies and kernels between them; with a decoder on every core it lost
+// its core and held an H200 at 3.1 ms a page instead of 2.6 (skew of A4 pages on 16 cores:
+// 321 against 371 pages/s, tests/bench/gpu-results.md).
+inline int defaultBatchDecoders(int cores, int gpuEngineThreads) {
+    return std::max(2, cores - 2 * std::max(0, gpuEngineThreads));
+}
 
 // outputFolder/relative without its extension (a folder's name keeps any dot in it).
 std::string batchStem(const std::string& outputFolder, const std::string& relative);

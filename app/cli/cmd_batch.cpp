@@ -61,16 +61,16 @@ constexpr const char* kHelp =
     "  --out-dir OUT      the output folder (created when missing); files below it are never\n"
     "                     taken as inputs, and no input is ever replaced\n"
     "  --jobs N           decoding threads, and as many writing threads (default: one per\n"
-    "                     core, at least 2); the engine runs on one thread of its own (one a\n"
-    "                     GPU with --devices) and keeps its own parallelism (COMMAND's threads\n"
-    "                     option)\n"
+    "                     core, less two for each engine thread on a GPU, at least 2); the\n"
+    "                     engine runs on one thread of its own (one a GPU with --devices) and\n"
+    "                     keeps its own parallelism (COMMAND's threads option)\n"
     "  --redo             process every input, even those complete from an earlier run\n"
     "  --devices LIST     the GPUs to use, as nvidia-smi numbers them: 0,1 or all. Each gets an\n"
     "                     engine thread, its own CUDA context and stream, and takes the next\n"
     "                     decoded file when it is free; the results are those of one GPU. A GPU\n"
-    "                     named twice (0,0,1,1) gets two threads, whose host work overlaps the\n"
-    "                     other's GPU work. For COMMAND's CUDA backend, cuda or auto (default:\n"
-    "                     device 0 alone)\n"
+    "                     named twice (0,0,1,1) gets two threads, each with a context of its\n"
+    "                     own, whose host work overlaps the other's GPU work. For COMMAND's CUDA\n"
+    "                     backend, cuda or auto (default: device 0 alone)\n"
     "\n"
     "After the summary a line says where the time went: each stage's time a file and the rate\n"
     "its threads could sustain alone, and how busy each engine thread was; the slowest stage\n"
@@ -80,15 +80,21 @@ std::vector<OptionSpec> batchOptionSpecs() {
     return {{"--inputs", true}, {"--out-dir", true}, {"--jobs", true}, {"--redo", false}, {"--devices", true}};
 }
 
+bool namesCpuBackend(const ArgList& commandOptions) {
+    for (std::size_t i = 0; i < commandOptions.size(); ++i)
+        if (commandOptions[i] == "--backend=cpu" ||
+            (commandOptions[i] == "--backend" && i + 1 < commandOptions.size() && commandOptions[i + 1] == "cpu"))
+            return true;
+    return false;
+}
+
 // --devices 0,2 or all (a device named twice gets two engine threads): each device checked to
 // exist now, before any work.
 std::vector<int> devicesFrom(const Args& args, const ArgList& commandOptions) {
     if (!args.has("--devices")) return {};
     const std::string text = args.valueOr("--devices", "");
-    for (std::size_t i = 0; i < commandOptions.size(); ++i)
-        if (commandOptions[i] == "--backend=cpu" ||
-            (commandOptions[i] == "--backend" && i + 1 < commandOptions.size() && commandOptions[i + 1] == "cpu"))
-            throw UsageError("--devices chooses GPUs, but the command runs on the CPU (--backend cpu)");
+    if (namesCpuBackend(commandOptions))
+        throw UsageError("--devices chooses GPUs, but the command runs on the CPU (--backend cpu)");
     std::vector<int> devices;
     if (text == "all") {
         const int count = cudaDeviceCount();
@@ -136,9 +142,12 @@ int runBatch(const ArgList& argList) {
     if (sources.empty()) throw UsageError("'batch' needs --inputs DIR, GLOB or @LIST (before the command)");
     const std::string outputFolder = args.valueOr("--out-dir", "");
     if (outputFolder.empty()) throw UsageError("'batch' needs --out-dir OUT (before the command)");
-    const int defaultJobs = static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
-    const int jobs = integerFrom(args, "--jobs", defaultJobs, 1, 256);
     const std::vector<int> devices = devicesFrom(args, commandOptions);
+    const bool engineOnGpu = !devices.empty() || (!namesCpuBackend(commandOptions) && cudaDeviceCount() > 0);
+    const int defaultJobs =
+        defaultBatchDecoders(static_cast<int>(std::thread::hardware_concurrency()),
+                             engineOnGpu ? std::max<int>(1, static_cast<int>(devices.size())) : 0);
+    const int jobs = integerFrom(args, "--jobs", defaultJobs, 1, 256);
 
     std::error_code ec;
     if (fs::exists(outputFolder, ec) && !fs::is_directory(outputFolder, ec))

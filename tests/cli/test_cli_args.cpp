@@ -1,7 +1,9 @@
 // The CLI's parser on its own: strict numbers (no truncation, no hexadecimal, no spaces,
 // nothing infinite), short words that are options or numbers, the help-against-options
-// check; and app/io's JSON strings, which must stay valid UTF-8 whatever the file names.
+// check; batch's default decoder count; and app/io's JSON strings, which must stay valid
+// UTF-8 whatever the file names.
 #include "app/cli/args.h"
+#include "app/cli/batch_plan.h"
 #include "app/io/json_writer.h"
 
 #include <QJsonArray>
@@ -31,6 +33,16 @@ class TestCliArgs : public QObject {
     Q_OBJECT
 
 private slots:
+    // A decoder a core on the CPU; two cores left to each GPU engine thread; never fewer than two.
+    void batchDecodersLeaveCoresToGpuEngines() {
+        QCOMPARE(defaultBatchDecoders(16, 0), 16);
+        QCOMPARE(defaultBatchDecoders(16, 1), 14);
+        QCOMPARE(defaultBatchDecoders(32, 2), 28);
+        QCOMPARE(defaultBatchDecoders(4, 2), 2);
+        QCOMPARE(defaultBatchDecoders(1, 0), 2);
+        QCOMPARE(defaultBatchDecoders(0, 1), 2);  // hardware_concurrency may not know
+    }
+
     void integers() {
         QCOMPARE(parseInteger("17", "--n", 0, 100), 17LL);
         QCOMPARE(parseInteger("+17", "--n", 0, 100), 17LL);
