@@ -34,4 +34,24 @@ CudaDeviceScope::~CudaDeviceScope() {
 #endif
 }
 
+HostMemoryPin::HostMemoryPin(const void* data, std::size_t bytes) {
+#if LINESCOPE_HAVE_CUDA
+    if (data == nullptr || bytes == 0 || cuda::deviceCount() == 0) return;
+    // Portable: every device's contexts see it as page-locked.
+    if (cudaHostRegister(const_cast<void*>(data), bytes, cudaHostRegisterPortable) == cudaSuccess)
+        data_ = const_cast<void*>(data);
+    else
+        (void)cudaGetLastError();  // refused (a limit on locked memory): the staging area copies it
+#else
+    (void)data;
+    (void)bytes;
+#endif
+}
+
+HostMemoryPin::~HostMemoryPin() {
+#if LINESCOPE_HAVE_CUDA
+    if (data_ != nullptr && cudaHostUnregister(data_) != cudaSuccess) (void)cudaGetLastError();
+#endif
+}
+
 }  // namespace linescope

@@ -2,6 +2,8 @@
 // the calling thread holds a CudaDeviceScope (batch --devices gives each GPU an engine thread).
 #pragma once
 
+#include <cstddef>
+
 namespace linescope {
 
 // How many CUDA devices the CUDA backend can choose from (0: none, or a build without it).
@@ -22,6 +24,23 @@ public:
 
 private:
     int previous_ = 0, previousContext_ = 0;
+};
+
+// Page-locks the host memory [data, data + bytes) while it lives, so that the CUDA backend
+// copies it to a GPU by DMA straight from there instead of through its staging area: a batch's
+// decoders pin each page, which takes that copy off the engine's thread. Does nothing without
+// a usable device or when the driver refuses (the copy then goes through the staging area).
+// The memory must outlive the pin.
+class HostMemoryPin {
+public:
+    HostMemoryPin(const void* data, std::size_t bytes);
+    ~HostMemoryPin();
+    HostMemoryPin(const HostMemoryPin&) = delete;
+    HostMemoryPin& operator=(const HostMemoryPin&) = delete;
+    bool pinned() const { return data_ != nullptr; }
+
+private:
+    void* data_ = nullptr;
 };
 
 }  // namespace linescope

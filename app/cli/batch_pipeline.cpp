@@ -6,6 +6,8 @@
 #include "compute/cuda_devices.h"
 #include "compute/image.h"
 
+#include <opencv2/core/mat.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -20,10 +22,13 @@ namespace linescope::cli {
 
 namespace {
 
-// One input on its way through the pipeline; one thread holds it at a time.
+// One input on its way through the pipeline; one thread holds it at a time. The pin goes
+// first (members end in reverse order), and holds the decoded pixels until it has.
 struct Item {
     std::size_t index = 0;
     BatchItem work;
+    cv::Mat pinnedPixels;
+    std::optional<HostMemoryPin> pin;
 };
 using ItemPtr = std::unique_ptr<Item>;
 
@@ -90,7 +95,15 @@ private:
             auto item = std::make_unique<Item>();
             item->index = i;
             if (timed(times, [&] {
-                    return step(*item, [&] { decodeBatchItem(*plan_.job, plan_.tasks[i], protected_, item->work); });
+                    return step(*item, [&] {
+                        decodeBatchItem(*plan_.job, plan_.tasks[i], protected_, item->work);
+                        // The decoders, not the engine's thread, pay for the GPU's copy.
+                        const cv::Mat& m = item->work.image;
+                        if (plan_.pinDecoded && !m.empty()) {
+                            item->pinnedPixels = m;
+                            item->pin.emplace(m.datastart, static_cast<std::size_t>(m.dataend - m.datastart));
+                        }
+                    });
                 }))
                 decoded_.push(std::move(item));
         }

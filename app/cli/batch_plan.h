@@ -25,6 +25,7 @@ struct BatchPlan {
     int ioThreads = 2;              // decoders, and as many writers
     std::vector<int> devices;       // CUDA devices, an engine thread each (empty: one engine
                                     // thread on the default device, or the CPU)
+    bool pinDecoded = false;        // page-lock each decoded image for the GPU (HostMemoryPin)
 };
 
 // Decoders (and as many writers) when --jobs is not given: one a core, less two for each

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 #include <thread>
@@ -171,6 +172,9 @@ int runBatch(const ArgList& argList) {
     plan.outputFolder = outputFolder;
     plan.ioThreads = jobs;
     plan.devices = devices;
+    // LINESCOPE_BATCH_PIN=0 copies through the engine's staging area, for the benchmark's baseline.
+    const char* pin = std::getenv("LINESCOPE_BATCH_PIN");
+    plan.pinDecoded = engineOnGpu && !(pin && std::string(pin) == "0");
     planBatch(plan, inputs, manifest, args.has("--redo"));
     for (const ManifestRecord& record : plan.settled) {
         manifest.append(record);

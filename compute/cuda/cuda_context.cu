@@ -11,8 +11,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -153,7 +155,7 @@ bool CudaContext::usable(std::string* why) {
 
 namespace {
 
-thread_local int scopedDevice = 0;  // the thread's device (useDevice)
+thread_local DeviceChoice scoped;  // the thread's device and context (useDevice)
 
 int probedDeviceCount() {
     static const int count = [] {
@@ -178,28 +180,33 @@ void requireDevice(int device) {
 
 int deviceCount() { return probedDeviceCount(); }
 
-int useDevice(int device) {
+DeviceChoice useDevice(int device, int context) {
     requireDevice(device);
-    const int previous = scopedDevice;
-    scopedDevice = device;
+    if (context < 0) throw Error("a CUDA context number cannot be negative, got " + std::to_string(context));
+    const DeviceChoice previous = scoped;
+    scoped = {device, context % kContextsPerDevice};
     return previous;
 }
 
-void restoreDevice(int previous) noexcept { scopedDevice = previous; }
+void restoreDevice(DeviceChoice previous) noexcept { scoped = previous; }
 
 CudaContext& CudaContext::get() {
-    const int device = scopedDevice;
+    const int device = scoped.device;
     requireDevice(device);
-    // Made on first use and kept to the end of the process, one a device.
+    // Made on first use and kept to the end of the process, kContextsPerDevice a device.
     static std::mutex made;
-    static std::vector<std::unique_ptr<CudaContext>> contexts(static_cast<std::size_t>(probedDeviceCount()));
+    static std::vector<std::unique_ptr<CudaContext>> contexts(static_cast<std::size_t>(probedDeviceCount()) *
+                                                              kContextsPerDevice);
     CudaContext* ctx = nullptr;
     {
         std::lock_guard<std::mutex> lock(made);
-        auto& slot = contexts[static_cast<std::size_t>(device)];
+        auto& slot = contexts[static_cast<std::size_t>(device) * kContextsPerDevice + static_cast<std::size_t>(scoped.context)];
         if (!slot) slot.reset(new CudaContext(device));
         ctx = slot.get();
     }
+    // Launches are checked by reading the thread's last error, which an earlier failed call
+    // (ours, already reported, or the caller's own) may have left set: start clean.
+    (void)cudaGetLastError();
     // The runtime's current device is per thread, and kernels launch on the current one.
     int current = -1;
     LS_CUDA_CHECK(cudaGetDevice(&current));
@@ -316,6 +323,15 @@ void CudaContext::upload(const void* host, std::ptrdiff_t hostStrideBytes, void*
                          std::size_t rowBytes, int rows) {
     if (rows <= 0 || rowBytes == 0) return;
     countHostTraffic(rowBytes * static_cast<std::size_t>(rows));
+    // Page-locked by the caller (HostMemoryPin): the copy engine reads it where it is.
+    cudaPointerAttributes where{};
+    if (cudaPointerGetAttributes(&where, host) != cudaSuccess) (void)cudaGetLastError();
+    else if (where.type == cudaMemoryTypeHost && hostStrideBytes >= static_cast<std::ptrdiff_t>(rowBytes)) {
+        LS_CUDA_CHECK(cudaMemcpy2DAsync(device, pitch, host, static_cast<std::size_t>(hostStrideBytes), rowBytes,
+                                        static_cast<std::size_t>(rows), cudaMemcpyHostToDevice, stream_));
+        synchronize();  // the caller may change its memory once this returns
+        return;
+    }
     const int rowsPerChunk = static_cast<int>(std::max<std::size_t>(1, kStagingChunk / rowBytes));
     const std::size_t half = static_cast<std::size_t>(rowsPerChunk) * rowBytes;
     auto* staging = static_cast<unsigned char*>(staging_.reserve(2 * half));
@@ -376,5 +392,15 @@ std::uint64_t CudaContext::hostTraffic() { return hostTrafficBytes.load(); }
 void CudaContext::countHostTraffic(std::size_t bytes) { hostTrafficBytes.fetch_add(bytes); }
 
 void CudaContext::synchronize() { LS_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+void CudaContext::allowDynamicSharedBytes(const void* kernel, std::size_t bytes) const {
+    static std::mutex mutex;
+    static std::map<std::pair<int, const void*>, std::size_t> allowed;  // what each device's kernel may ask
+    std::lock_guard<std::mutex> lock(mutex);
+    std::size_t& limit = allowed[{device_, kernel}];
+    if (bytes <= limit) return;
+    LS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+    limit = bytes;
+}
 
 }  // namespace linescope::cuda

@@ -192,6 +192,28 @@ private slots:
         }
     }
 
+    // Page-locked pixels (HostMemoryPin, as batch's decoders give the engine) go to the device
+    // straight by DMA, with the same results; a sub-image's rows (a stride wider than the row)
+    // too; and the memory is unlocked when the pin ends.
+    void pinnedPixelsGiveTheSameResults() {
+        const Image<std::uint8_t> img = test::randomImage<std::uint8_t>(403, 311, 77, test::ImageKind::Blocky);
+        const ImageView<const std::uint8_t> inner{img.data() + 7 * img.width() + 5, 380, 290, img.width()};
+        {
+            HostMemoryPin pin(img.data(), img.pixels().size());
+            QVERIFY(pin.pinned());
+            for (const ImageView<const std::uint8_t>& v : {img.cview(), inner}) {
+                const LineParams p{30, 41};
+                Image<std::uint8_t> want(v.width, v.height), got(v.width, v.height);
+                lineMorph<std::uint8_t>(MorphOp::Open, v, want.view(), p, cpu());
+                lineMorph<std::uint8_t>(MorphOp::Open, v, got.view(), p, gpu());
+                QVERIFY(!test::bitDifference(want, got));
+            }
+        }
+        cudaPointerAttributes where{};
+        QCOMPARE(cudaPointerGetAttributes(&where, img.data()), cudaSuccess);
+        QVERIFY(where.type != cudaMemoryTypeHost);
+    }
+
     // A failed runtime call of the caller's own leaves the thread's last error set; the next
     // engine call must neither report it as its own nor fail because of it.
     void aStaleErrorDoesNotFailTheNextCall() {
