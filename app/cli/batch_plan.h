@@ -28,14 +28,12 @@ struct BatchPlan {
     bool pinDecoded = false;        // page-lock each decoded image for the GPU (HostMemoryPin)
 };
 
-// Decoders (and as many writers) when --jobs is not given: one a core, less two for each
-// engine thread on a GPU, at least two. A GPU's engine thread spins while its kernels run and
-// queues the next page's copies and kernels between them; with a decoder on every core it lost
-// its core and held an H200 at 3.1 ms a page instead of 2.6 (skew of A4 pages on 16 cores:
-// 321 against 371 pages/s, tests/bench/gpu-results.md).
-inline int defaultBatchDecoders(int cores, int gpuEngineThreads) {
-    return std::max(2, cores - 2 * std::max(0, gpuEngineThreads));
-}
+// Decoders (and as many writers) when --jobs is not given: one a core, less two for each GPU
+// the engine uses, at least two. A GPU's engine threads spin while its kernels run and queue
+// the next page's copies and kernels between them; with a decoder on every core they lost
+// their cores (skew of 1056 A4 pages on an H200 and 16 cores: 348 pages/s with 16 decoders,
+// 372 with 14; tests/bench/gpu-results.md).
+inline int defaultBatchDecoders(int cores, int gpus) { return std::max(2, cores - 2 * std::max(0, gpus)); }
 
 // outputFolder/relative without its extension (a folder's name keeps any dot in it).
 std::string batchStem(const std::string& outputFolder, const std::string& relative);

@@ -62,16 +62,17 @@ constexpr const char* kHelp =
     "  --out-dir OUT      the output folder (created when missing); files below it are never\n"
     "                     taken as inputs, and no input is ever replaced\n"
     "  --jobs N           decoding threads, and as many writing threads (default: one per\n"
-    "                     core, less two for each engine thread on a GPU, at least 2); the\n"
-    "                     engine runs on one thread of its own (one a GPU with --devices) and\n"
-    "                     keeps its own parallelism (COMMAND's threads option)\n"
+    "                     core, less two for each GPU, at least 2); the engine runs on a\n"
+    "                     thread of its own (two a GPU; see --devices) and keeps its own\n"
+    "                     parallelism (COMMAND's threads option)\n"
     "  --redo             process every input, even those complete from an earlier run\n"
-    "  --devices LIST     the GPUs to use, as nvidia-smi numbers them: 0,1 or all. Each gets an\n"
-    "                     engine thread, its own CUDA context and stream, and takes the next\n"
-    "                     decoded file when it is free; the results are those of one GPU. A GPU\n"
-    "                     named twice (0,0,1,1) gets two threads, each with a context of its\n"
-    "                     own, whose host work overlaps the other's GPU work. For COMMAND's CUDA\n"
-    "                     backend, cuda or auto (default: device 0 alone)\n"
+    "  --devices LIST     the GPUs to use, as nvidia-smi numbers them: 0,1 or all. Each named GPU\n"
+    "                     gets an engine thread with its own CUDA context and stream, which\n"
+    "                     takes the next decoded file when it is free; the results are those of\n"
+    "                     one GPU. A GPU named twice (0,0,1,1) gets two threads, whose copies\n"
+    "                     and host work overlap the other's kernels; all names every GPU twice.\n"
+    "                     For COMMAND's CUDA backend, cuda or auto (default: 0,0 when there is\n"
+    "                     a GPU)\n"
     "\n"
     "After the summary a line says where the time went: each stage's time a file and the rate\n"
     "its threads could sustain alone, and how busy each engine thread was; the slowest stage\n"
@@ -89,8 +90,8 @@ bool namesCpuBackend(const ArgList& commandOptions) {
     return false;
 }
 
-// --devices 0,2 or all (a device named twice gets two engine threads): each device checked to
-// exist now, before any work.
+// --devices 0,2 or all (a device named twice gets two engine threads, and all names each GPU
+// twice): each device checked to exist now, before any work.
 std::vector<int> devicesFrom(const Args& args, const ArgList& commandOptions) {
     if (!args.has("--devices")) return {};
     const std::string text = args.valueOr("--devices", "");
@@ -104,7 +105,7 @@ std::vector<int> devicesFrom(const Args& args, const ArgList& commandOptions) {
             backendAvailable(Backend::Cuda, &why);
             throw UsageError("--devices all: the CUDA backend is not available: " + why);
         }
-        for (int d = 0; d < count; ++d) devices.push_back(d);
+        for (int d = 0; d < count; ++d) devices.insert(devices.end(), {d, d});  // two engine threads a GPU
         return devices;
     }
     std::size_t begin = 0;
@@ -143,11 +144,11 @@ int runBatch(const ArgList& argList) {
     if (sources.empty()) throw UsageError("'batch' needs --inputs DIR, GLOB or @LIST (before the command)");
     const std::string outputFolder = args.valueOr("--out-dir", "");
     if (outputFolder.empty()) throw UsageError("'batch' needs --out-dir OUT (before the command)");
-    const std::vector<int> devices = devicesFrom(args, commandOptions);
+    std::vector<int> devices = devicesFrom(args, commandOptions);
     const bool engineOnGpu = !devices.empty() || (!namesCpuBackend(commandOptions) && cudaDeviceCount() > 0);
-    const int defaultJobs =
-        defaultBatchDecoders(static_cast<int>(std::thread::hardware_concurrency()),
-                             engineOnGpu ? std::max<int>(1, static_cast<int>(devices.size())) : 0);
+    if (engineOnGpu && devices.empty()) devices = {0, 0};  // device 0, two engine threads
+    const int defaultJobs = defaultBatchDecoders(static_cast<int>(std::thread::hardware_concurrency()),
+                                                 static_cast<int>(std::set<int>(devices.begin(), devices.end()).size()));
     const int jobs = integerFrom(args, "--jobs", defaultJobs, 1, 256);
 
     std::error_code ec;

@@ -301,6 +301,11 @@ std::size_t CudaContext::availableDeviceMemory(bool releasePool) const {
 }
 
 void CudaContext::requireDeviceMemory(std::size_t bytes, const std::string& what) const {
+    // Work that fits the buffers already held needs no growth, so no question to the driver
+    // (availableDeviceMemory's answer is at least that much): a batch asks a dozen times a page.
+    std::size_t held = 0;
+    for (const auto& b : buffers_) held += b.capacity();
+    if (bytes <= std::min(held, capLeft())) return;
     if (bytes <= availableDeviceMemory(false) || bytes <= availableDeviceMemory(true)) return;
     refuseDeviceMemory(bytes, what);
 }

@@ -7,8 +7,8 @@
 #              build-gpu/tests/tasks/linescope-task-eval [build-gpu/tests/test_cuda_devices]
 #          tar czf .devbundle/pages-clean.tar.gz -C DIR pages-clean   # render_pages.sh's output
 #   there: tests/bench/run-batch-devices.sh .devbundle
-# JOBS sets batch's --jobs (default: batch's own, one a core less two a GPU engine thread); RUNS lists the --devices values to time
-# (default "0 all"; "cpu" times the CPU backend on every core instead). Logs and manifests'
+# JOBS sets batch's --jobs (default: batch's own, one a core less two a GPU); RUNS lists the --devices values to time
+# (default "0 all"; "default" gives no --devices, "cpu" times the CPU backend on every core instead). Logs and manifests'
 # summaries go to $OUT, named after the run (commas as underscores).
 set -uo pipefail
 carry=${1:?the carried folder (.devbundle)}
@@ -36,7 +36,9 @@ jobs=(); [ -n "${JOBS:-}" ] && jobs=(--jobs "$JOBS")
 for run in ${RUNS:-0 all}; do
   name=${run//,/_}
   rm -rf "$work/out-$name"
-  if [ "$run" = cpu ]; then how=(--backend cpu); devices=(); else how=(--backend cuda); devices=(--devices "$run"); fi
+  if [ "$run" = cpu ]; then how=(--backend cpu); devices=()
+  elif [ "$run" = default ]; then how=(--backend cuda); devices=()
+  else how=(--backend cuda); devices=(--devices "$run"); fi
   echo "== batch skew ${devices[*]} ${jobs[*]} ${how[*]}"
   linescope-cli batch --inputs "$work/set" --out-dir "$work/out-$name" "${jobs[@]}" "${devices[@]}" \
     skew "${how[@]}" > "$out/batch-$name.out" 2> "$out/batch-$name.err"

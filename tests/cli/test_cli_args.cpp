@@ -33,7 +33,7 @@ class TestCliArgs : public QObject {
     Q_OBJECT
 
 private slots:
-    // A decoder a core on the CPU; two cores left to each GPU engine thread; never fewer than two.
+    // A decoder a core on the CPU; two cores left to each GPU; never fewer than two.
     void batchDecodersLeaveCoresToGpuEngines() {
         QCOMPARE(defaultBatchDecoders(16, 0), 16);
         QCOMPARE(defaultBatchDecoders(16, 1), 14);
