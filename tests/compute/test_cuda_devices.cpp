@@ -217,6 +217,8 @@ private slots:
     // A failed runtime call of the caller's own leaves the thread's last error set; the next
     // engine call must neither report it as its own nor fail because of it.
     void aStaleErrorDoesNotFailTheNextCall() {
+        if (qEnvironmentVariableIsSet("LINESCOPE_UNDER_SANITIZER"))
+            QSKIP("the failed call is made on purpose, and the sanitizers report it as an error");
         QVERIFY(cudaMemcpy(nullptr, nullptr, 16, cudaMemcpyDeviceToDevice) != cudaSuccess);
         const std::vector<std::string> failures = checkOnCurrentDevice(400, 1);
         for (const std::string& f : failures) qWarning("%s", f.c_str());

@@ -37,6 +37,7 @@ if [ "$what" = sanitize ] || [ "$what" = all ]; then
   sanitize_run() {
     local tool=$1 t=$2 cases=$3 log="$out/$1-$2${4:+-$4}.log" start=$SECONDS rc summary done
     QTEST_FUNCTION_TIMEOUT=${QTEST_FUNCTION_TIMEOUT:-3600000} LINESCOPE_TEST_SCALE=${SANITIZE_SCALE:-0.03} \
+      LINESCOPE_UNDER_SANITIZER=$tool \
       timeout "${SANITIZE_LIMIT:-300}" "$cs" --tool "$tool" --error-exitcode 3 \
       /tmp/b/bin/$t -v1 $cases > "$log" 2>&1
     rc=$?
