@@ -147,8 +147,8 @@ int runBatch(const ArgList& argList) {
     std::vector<int> devices = devicesFrom(args, commandOptions);
     const bool engineOnGpu = !devices.empty() || (!namesCpuBackend(commandOptions) && cudaDeviceCount() > 0);
     if (engineOnGpu && devices.empty()) devices = {0, 0};  // device 0, two engine threads
-    const int defaultJobs = defaultBatchDecoders(static_cast<int>(std::thread::hardware_concurrency()),
-                                                 static_cast<int>(std::set<int>(devices.begin(), devices.end()).size()));
+    const int gpus = static_cast<int>(std::set<int>(devices.begin(), devices.end()).size());
+    const int defaultJobs = defaultBatchDecoders(static_cast<int>(std::thread::hardware_concurrency()), gpus);
     const int jobs = integerFrom(args, "--jobs", defaultJobs, 1, 256);
 
     std::error_code ec;
@@ -173,9 +173,11 @@ int runBatch(const ArgList& argList) {
     plan.outputFolder = outputFolder;
     plan.ioThreads = jobs;
     plan.devices = devices;
-    // LINESCOPE_BATCH_PIN=0 copies through the engine's staging area, for the benchmark's baseline.
+    // Decoders page-lock pages for one GPU only: with two, their locking went through GPU 0's
+    // context and slowed its engine threads to a third of GPU 1's (2 × H200: 413 against 472
+    // pages/s unlocked). LINESCOPE_BATCH_PIN=0 copies through the staging area, for benchmarks.
     const char* pin = std::getenv("LINESCOPE_BATCH_PIN");
-    plan.pinDecoded = engineOnGpu && !(pin && std::string(pin) == "0");
+    plan.pinDecoded = gpus == 1 && !(pin && std::string(pin) == "0");
     planBatch(plan, inputs, manifest, args.has("--redo"));
     for (const ManifestRecord& record : plan.settled) {
         manifest.append(record);
