@@ -277,7 +277,7 @@ def deskew(page, angle, *, border="replicate"):
     array is copied to host memory, rotated there and the result uploaded: a DeviceArray.
     """
     if _on_gpu(page):
-        return _device_function("device_upload")(_linescope.deskew(_host_copy(page), angle, border))
+        return _device_function("device_upload")(_linescope.deskew(_host_copy(page), angle, border), page)
     return _linescope.deskew(_host(page), angle, border)
 
 

@@ -7,6 +7,7 @@
 #include "compute/cuda/cuda_check.h"
 #include "compute/cuda/foreign_images.h"
 #include "compute/cuda/resident.h"
+#include "compute/cuda_devices.h"
 #include "compute/line_morph.h"
 #include "compute/spectrum_peaks.h"
 #include "compute/sweep.h"
@@ -84,11 +85,9 @@ std::shared_ptr<ResidentImage> lend(PixelType type, std::int64_t height, std::in
         throw py::value_error("the GPU array's data is not aligned to its pixel size");
     const int device = cuda::deviceOfPointer(data);
     if (device < 0) throw py::value_error("the array's data is not in GPU memory that CUDA knows");
-    int ours = 0;
-    LS_CUDA_CHECK(cudaGetDevice(&ours));
-    if (device != ours)
-        throw py::value_error("the array is on GPU " + std::to_string(device) + "; LineScope's engine runs on GPU " +
-                              std::to_string(ours));
+    if (device != ctx.device())  // OnInputDevice chose the device the protocol named
+        throw py::value_error("the array's data is on GPU " + std::to_string(device) + ", but it says GPU " +
+                              std::to_string(ctx.device()));
     const auto pitch = static_cast<std::size_t>(height == 1 ? width : rowStride) * pixelBytes(type);
     return ResidentImage::borrow(type, static_cast<int>(width), static_cast<int>(height), pitch, data, ctx);
 }
@@ -186,6 +185,45 @@ void requireNoNaNOnDevice(const ResidentImage& image, CudaContext& ctx) {
                     "): morphology needs ordered values");
 }
 
+// The device a GPU array is on: its __dlpack_device__, else the device of its
+// __cuda_array_interface__ pointer; 0 for anything else (refused later, with the reason).
+int deviceOfInput(const py::handle& object) {
+    if (py::hasattr(object, "__dlpack_device__")) {
+        const py::tuple where = object.attr("__dlpack_device__")();
+        const int type = where[0].cast<int>();
+        return type == kDLCUDA || type == kDLCUDAManaged ? where[1].cast<int>() : 0;
+    }
+    if (py::hasattr(object, "__cuda_array_interface__")) {
+        const py::dict cai = object.attr("__cuda_array_interface__");
+        const auto data = py::tuple(cai["data"])[0].cast<std::uintptr_t>();
+        return std::max(0, cuda::deviceOfPointer(reinterpret_cast<const void*>(data)));
+    }
+    return 0;
+}
+
+int currentCudaDevice() {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) (void)cudaGetLastError();
+    return device;
+}
+
+// While a call on a GPU array runs, the engine works on the array's device, and the calling
+// thread's current CUDA device (CuPy's or PyTorch's choice) is given back after: the engine
+// makes its own device current.
+class OnInputDevice {
+public:
+    explicit OnInputDevice(const py::handle& object) : scope_(deviceOfInput(object)) {}
+    ~OnInputDevice() {
+        if (cudaSetDevice(previous_) != cudaSuccess) (void)cudaGetLastError();
+    }
+    OnInputDevice(const OnInputDevice&) = delete;
+    OnInputDevice& operator=(const OnInputDevice&) = delete;
+
+private:
+    int previous_ = currentCudaDevice();  // before scope_: members start in this order
+    CudaDeviceScope scope_;
+};
+
 CudaContext& cudaContextFor(const std::string& backend) {
     if (backend == "cpu")
         throw py::value_error("the image is in GPU memory; backend=\"cpu\" needs a host array (copy it first: "
@@ -231,11 +269,7 @@ public:
         d["stream"] = py::none();  // complete: nothing to wait for
         return d;
     }
-    py::tuple dlpackDevice() const {
-        int device = 0;
-        LS_CUDA_CHECK(cudaGetDevice(&device));
-        return py::make_tuple(static_cast<int>(kDLCUDA), device);
-    }
+    py::tuple dlpackDevice() const { return py::make_tuple(static_cast<int>(kDLCUDA), image_->context().device()); }
     py::capsule dlpack(const py::object& stream) const;
     py::array get() const {
         return visitPixelType(image_->type(), [&](auto tag) -> py::array {
@@ -270,7 +304,11 @@ void releaseExported(DLManagedTensor* managed) {
     auto* exported = static_cast<ExportedTensor*>(managed->manager_ctx);
     if (exported->consumerStream != -1 && exported->consumerStream != 0) {
         try {
-            cuda::streamWaits(CudaContext::get().stream(), cuda::protocolStream(exported->consumerStream));
+            CudaContext& ctx = exported->image->context();
+            const int previous = currentCudaDevice();
+            LS_CUDA_CHECK(cudaSetDevice(ctx.device()));
+            cuda::streamWaits(ctx.stream(), cuda::protocolStream(exported->consumerStream));
+            LS_CUDA_CHECK(cudaSetDevice(previous));
         } catch (const std::exception&) {
             // The consumer's stream is gone (a deleter cannot throw): wait for the whole device.
             (void)cudaDeviceSynchronize();
@@ -320,6 +358,7 @@ py::object deviceMorph(const std::string& opName, const py::object& image, const
     p.length = segmentLength(length);
     p.kind = parseLineKind(line);
     const EngineOptions opt = engineOptions(backend, algorithm, py::int_(0));
+    const OnInputDevice onDevice(image);
     CudaContext& ctx = cudaContextFor(backend);
     DeviceInput in;
     deviceInput(image, ctx, in);
@@ -351,6 +390,7 @@ struct SweepPlanes {
 cuda::ResidentSweep runDeviceSweep(const py::object& image, SweepRequest& req, const std::string& backend,
                                    SweepPlanes* planes) {
     engineOptions(backend, "auto", py::int_(0));
+    const OnInputDevice onDevice(image);
     CudaContext& ctx = cudaContextFor(backend);
     DeviceInput in;
     deviceInput(image, ctx, in);
@@ -416,6 +456,7 @@ CudaContext& cudaContextForCopy() {
 // the producer's (the same hand-over as the engine's own reads). Bool pixels (allowBool) come
 // back as bool.
 py::array deviceDownload(const py::object& image, bool allowBool) {
+    const OnInputDevice onDevice(image);
     CudaContext& ctx = cudaContextForCopy();
     DeviceInput in;
     in.allowBool = allowBool;
@@ -439,8 +480,10 @@ py::array deviceDownload(const py::object& image, bool allowBool) {
     return in.boolean ? py::array(out.attr("view")("bool")) : out;
 }
 
-// A host result (deskew's page) as a DeviceArray: one upload, complete when returned.
-py::object deviceUpload(const py::object& array) {
+// A host result (deskew's page) as a DeviceArray on the device of `like` (the input): one
+// upload, complete when returned.
+py::object deviceUpload(const py::object& array, const py::object& like) {
+    const OnInputDevice onDevice(like);
     CudaContext& ctx = cudaContextForCopy();
     const InputImage in = inputImage(array);
     return visitPixelType(in, [&]<class T>(std::type_identity<T>) {
@@ -463,6 +506,7 @@ py::object deviceContours(const py::object& image, const py::object& mode, const
                           const py::object& threshold, const std::string& backend, const py::object& threads) {
     const ContourMode m = contourMode(mode);
     const ContourApprox a = contourApprox(approx);
+    const OnInputDevice onDevice(image);
     CudaContext& ctx = cudaContextFor(backend);
     wholeNumber(threads, "threads", 0, 4096);  // checked as the CPU path checks it, unused here
     const double t = threshold.is_none() ? 0.0 : finiteNumber(threshold, "threshold");
@@ -516,7 +560,8 @@ void bindDeviceArrays(py::module_& m) {
           "spectrum() of a GPU array.");
     m.def("device_download", &deviceDownload, py::arg("image"), py::arg("allow_bool"),
           "A NumPy copy of a GPU array's pixels (after the producer's queued work).");
-    m.def("device_upload", &deviceUpload, py::arg("array"), "A host image as a DeviceArray.");
+    m.def("device_upload", &deviceUpload, py::arg("array"), py::arg("like") = py::none(),
+          "A host image as a DeviceArray, on the GPU that `like` (a GPU array) is on; GPU 0 without one.");
     m.def("device_contours", &deviceContours, py::arg("image"), py::arg("mode"), py::arg("approx"),
           py::arg("threshold"), py::arg("backend"), py::arg("threads"),
           "contours() of a GPU array on the device; None for a float32 image with a threshold.");

@@ -404,3 +404,56 @@ def test_bad_gpu_arrays_to_every_function_raise_what_numpy_ones_raise(torch, nam
         got = _raised(lambda: call(torch.from_numpy(a).cuda()))
         want = _raised(lambda: call(a))
         assert got == want, f"{name} {a.dtype} {a.shape}"
+
+
+# --- several GPUs ------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def two_gpus(torch):
+    if torch.cuda.device_count() < 2:
+        pytest.skip("one GPU: no second one to put an array on")
+    return torch
+
+
+def test_an_array_on_the_second_gpu_is_worked_there(two_gpus):
+    torch = two_gpus
+    rng = np.random.default_rng(31)
+    a = random_image(rng, np.uint8, 157, 211)
+    before = torch.cuda.current_device()
+    t = torch.from_numpy(a).to("cuda:1")
+    torch.cuda.synchronize(1)  # PyTorch's __dlpack__ hands over on the current device's stream
+    got = linescope.open(t, 30, 21)
+    assert got.__dlpack_device__() == (2, 1)  # kDLCUDA, GPU 1
+    back = torch.from_dlpack(got)
+    assert back.device.index == 1
+    np.testing.assert_array_equal(back.cpu().numpy(), linescope.open(a, 30, 21, backend="cpu"))
+    s = linescope.sweep(t, 15, angles="0:180:6", op="close")
+    want = linescope.sweep(a, 15, angles="0:180:6", op="close", backend="cpu")
+    np.testing.assert_array_equal(s.sup.get(), want.sup)
+    np.testing.assert_array_equal(s.spectrum, want.spectrum)
+    assert s.sup.__dlpack_device__() == (2, 1)
+    blobs = (a > 128).astype(np.uint8)
+    on1 = torch.from_numpy(blobs).to("cuda:1")
+    torch.cuda.synchronize(1)
+    _assert_same_contours(linescope.contours(on1),
+                          linescope.contours(blobs, backend="cpu"), "GPU 1")
+    try:
+        import cupy
+    except ImportError:
+        cupy = None
+    if cupy is not None:  # the CUDA array interface names no device: its pointer's
+        with cupy.cuda.Device(1):
+            c = cupy.asarray(a)
+        np.testing.assert_array_equal(linescope.open(c, 30, 21).get(), linescope.open(a, 30, 21, backend="cpu"))
+    assert torch.cuda.current_device() == before
+
+
+def test_a_call_leaves_the_callers_current_gpu_as_it_was(two_gpus):
+    torch = two_gpus
+    a = random_image(np.random.default_rng(33), np.uint16, 64, 96)
+    t0 = torch.from_numpy(a).to("cuda:0")
+    with torch.cuda.device(1):
+        got = linescope.dilate(t0, 45, 9)
+        assert torch.cuda.current_device() == 1
+    assert got.__dlpack_device__() == (2, 0)
+    np.testing.assert_array_equal(got.get(), linescope.dilate(a, 45, 9, backend="cpu"))
