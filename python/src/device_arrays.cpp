@@ -207,20 +207,28 @@ int currentCudaDevice() {
     return device;
 }
 
-// While a call on a GPU array runs, the engine works on the array's device, and the calling
-// thread's current CUDA device (CuPy's or PyTorch's choice) is given back after: the engine
-// makes its own device current.
+// The calling thread's current CUDA device (CuPy's or PyTorch's choice), given back when this
+// ends: the engine makes its own device current.
+class KeepCurrentDevice {
+public:
+    KeepCurrentDevice() = default;
+    ~KeepCurrentDevice() {
+        if (cudaSetDevice(previous_) != cudaSuccess) (void)cudaGetLastError();
+    }
+    KeepCurrentDevice(const KeepCurrentDevice&) = delete;
+    KeepCurrentDevice& operator=(const KeepCurrentDevice&) = delete;
+
+private:
+    int previous_ = currentCudaDevice();
+};
+
+// While a call on a GPU array runs, the engine works on the array's device.
 class OnInputDevice {
 public:
     explicit OnInputDevice(const py::handle& object) : scope_(deviceOfInput(object)) {}
-    ~OnInputDevice() {
-        if (cudaSetDevice(previous_) != cudaSuccess) (void)cudaGetLastError();
-    }
-    OnInputDevice(const OnInputDevice&) = delete;
-    OnInputDevice& operator=(const OnInputDevice&) = delete;
 
 private:
-    int previous_ = currentCudaDevice();  // before scope_: members start in this order
+    KeepCurrentDevice keep_;  // before scope_: members start in this order
     CudaDeviceScope scope_;
 };
 
@@ -277,6 +285,7 @@ public:
             Image<T> host;
             {
                 py::gil_scoped_release release;
+                const KeepCurrentDevice keep;  // the read makes the image's device current
                 host = cuda::downloadResident<T>(*image_);
             }
             py::array out = arrayOf(std::move(host));
@@ -305,10 +314,9 @@ void releaseExported(DLManagedTensor* managed) {
     if (exported->consumerStream != -1 && exported->consumerStream != 0) {
         try {
             CudaContext& ctx = exported->image->context();
-            const int previous = currentCudaDevice();
+            const KeepCurrentDevice keep;
             LS_CUDA_CHECK(cudaSetDevice(ctx.device()));
             cuda::streamWaits(ctx.stream(), cuda::protocolStream(exported->consumerStream));
-            LS_CUDA_CHECK(cudaSetDevice(previous));
         } catch (const std::exception&) {
             // The consumer's stream is gone (a deleter cannot throw): wait for the whole device.
             (void)cudaDeviceSynchronize();

@@ -454,6 +454,7 @@ def test_a_call_leaves_the_callers_current_gpu_as_it_was(two_gpus):
     t0 = torch.from_numpy(a).to("cuda:0")
     with torch.cuda.device(1):
         got = linescope.dilate(t0, 45, 9)
+        np.testing.assert_array_equal(got.get(), linescope.dilate(a, 45, 9, backend="cpu"))
         assert torch.cuda.current_device() == 1
     assert got.__dlpack_device__() == (2, 0)
     np.testing.assert_array_equal(got.get(), linescope.dilate(a, 45, 9, backend="cpu"))
