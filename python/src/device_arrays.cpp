@@ -222,26 +222,34 @@ private:
     int previous_ = currentCudaDevice();
 };
 
-// While a call on a GPU array runs, the engine works on the array's device.
-class OnInputDevice {
-public:
-    explicit OnInputDevice(const py::handle& object) : scope_(deviceOfInput(object)) {}
-
-private:
-    KeepCurrentDevice keep_;  // before scope_: members start in this order
-    CudaDeviceScope scope_;
-};
-
-CudaContext& cudaContextFor(const std::string& backend) {
-    if (backend == "cpu")
+// Refuses a GPU array where CUDA cannot take it: with backend="cpu" (`backend` given: the
+// engine's functions) or where CUDA is not usable (also for the copies, which run on CUDA
+// whatever the backend). True, so that it can start a constructor.
+bool requireCudaFor(const std::string* backend) {
+    if (backend && *backend == "cpu")
         throw py::value_error("the image is in GPU memory; backend=\"cpu\" needs a host array (copy it first: "
                               "a.get(), t.cpu().numpy())");
     std::string why;
     if (!backendAvailable(Backend::Cuda, &why))
         throw std::runtime_error("the image is in GPU memory, but CUDA is not usable here: " + why);
-    resolvedBackend(backend);  // refuses an unknown name with the CLI's words
-    return CudaContext::get();
+    if (backend) resolvedBackend(*backend);  // refuses an unknown name with the CLI's words
+    return true;
 }
+
+// While a call on a GPU array runs, the engine works on the array's device (after
+// requireCudaFor's checks); context() is that device's.
+class OnInputDevice {
+public:
+    OnInputDevice(const py::handle& object, const std::string* backend)
+        : checked_(requireCudaFor(backend)), scope_(deviceOfInput(object)) {}
+    CudaContext& context() const { return CudaContext::get(); }
+
+private:
+    bool checked_;            // members start in this order: the checks,
+    KeepCurrentDevice keep_;  // the caller's current device,
+    CudaDeviceScope scope_;   // then the array's
+};
+
 
 // A result in device memory, complete when it is handed out (the engine waits for its own
 // work), owned by the DeviceArray and by every DLPack tensor made from it.
@@ -366,8 +374,8 @@ py::object deviceMorph(const std::string& opName, const py::object& image, const
     p.length = segmentLength(length);
     p.kind = parseLineKind(line);
     const EngineOptions opt = engineOptions(backend, algorithm, py::int_(0));
-    const OnInputDevice onDevice(image);
-    CudaContext& ctx = cudaContextFor(backend);
+    const OnInputDevice onDevice(image, &backend);
+    CudaContext& ctx = onDevice.context();
     DeviceInput in;
     deviceInput(image, ctx, in);
     std::shared_ptr<ResidentImage> out;
@@ -398,8 +406,8 @@ struct SweepPlanes {
 cuda::ResidentSweep runDeviceSweep(const py::object& image, SweepRequest& req, const std::string& backend,
                                    SweepPlanes* planes) {
     engineOptions(backend, "auto", py::int_(0));
-    const OnInputDevice onDevice(image);
-    CudaContext& ctx = cudaContextFor(backend);
+    const OnInputDevice onDevice(image, &backend);
+    CudaContext& ctx = onDevice.context();
     DeviceInput in;
     deviceInput(image, ctx, in);
     if (req.length == 0)  // the CLI's default: a quarter of the image's smaller side
@@ -452,20 +460,13 @@ py::dict deviceSpectrum(const py::object& image, const py::object& length, const
     return d;
 }
 
-// CUDA for a copy of a GPU array (any backend: the functions that copy run on the one asked for).
-CudaContext& cudaContextForCopy() {
-    std::string why;
-    if (!backendAvailable(Backend::Cuda, &why))
-        throw std::runtime_error("the image is in GPU memory, but CUDA is not usable here: " + why);
-    return CudaContext::get();
-}
 
 // A GPU array's pixels in a new NumPy array: one copy on the engine's stream, which waited for
 // the producer's (the same hand-over as the engine's own reads). Bool pixels (allowBool) come
 // back as bool.
 py::array deviceDownload(const py::object& image, bool allowBool) {
-    const OnInputDevice onDevice(image);
-    CudaContext& ctx = cudaContextForCopy();
+    const OnInputDevice onDevice(image, nullptr);
+    CudaContext& ctx = onDevice.context();
     DeviceInput in;
     in.allowBool = allowBool;
     deviceInput(image, ctx, in);
@@ -491,8 +492,8 @@ py::array deviceDownload(const py::object& image, bool allowBool) {
 // A host result (deskew's page) as a DeviceArray on the device of `like` (the input): one
 // upload, complete when returned.
 py::object deviceUpload(const py::object& array, const py::object& like) {
-    const OnInputDevice onDevice(like);
-    CudaContext& ctx = cudaContextForCopy();
+    const OnInputDevice onDevice(like, nullptr);
+    CudaContext& ctx = onDevice.context();
     const InputImage in = inputImage(array);
     return visitPixelType(in, [&]<class T>(std::type_identity<T>) {
         const HeldView<T> src(in);
@@ -514,8 +515,8 @@ py::object deviceContours(const py::object& image, const py::object& mode, const
                           const py::object& threshold, const std::string& backend, const py::object& threads) {
     const ContourMode m = contourMode(mode);
     const ContourApprox a = contourApprox(approx);
-    const OnInputDevice onDevice(image);
-    CudaContext& ctx = cudaContextFor(backend);
+    const OnInputDevice onDevice(image, &backend);
+    CudaContext& ctx = onDevice.context();
     wholeNumber(threads, "threads", 0, 4096);  // checked as the CPU path checks it, unused here
     const double t = threshold.is_none() ? 0.0 : finiteNumber(threshold, "threshold");
     DeviceInput in;
