@@ -1,5 +1,6 @@
 // Which GPU the CUDA backend's calls go to, for callers without CUDA headers: device 0 unless
-// the calling thread holds a CudaDeviceScope (batch --devices gives each GPU an engine thread).
+// the calling thread holds a CudaDeviceScope (batch --devices gives each GPU engine threads);
+// and host memory page-locked for its copies (HostMemoryPin).
 #pragma once
 
 #include <cstddef>

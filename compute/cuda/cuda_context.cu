@@ -14,8 +14,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace linescope::cuda {
@@ -294,18 +294,20 @@ std::size_t CudaContext::availableDeviceMemory(bool releasePool) const {
     }
     std::size_t freeBytes = 0, total = 0;
     LS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &total));
+    // Buffers already held are reused, so only the growth has to fit.
+    return std::min(freeBytes + heldBufferBytes(), capLeft());
+}
+
+std::size_t CudaContext::heldBufferBytes() const {
     std::size_t held = 0;
     for (const auto& b : buffers_) held += b.capacity();
-    // Buffers already held are reused, so only the growth has to fit.
-    return std::min(freeBytes + held, capLeft());
+    return held;
 }
 
 void CudaContext::requireDeviceMemory(std::size_t bytes, const std::string& what) const {
     // Work that fits the buffers already held needs no growth, so no question to the driver
     // (availableDeviceMemory's answer is at least that much): a batch asks a dozen times a page.
-    std::size_t held = 0;
-    for (const auto& b : buffers_) held += b.capacity();
-    if (bytes <= std::min(held, capLeft())) return;
+    if (bytes <= std::min(heldBufferBytes(), capLeft())) return;
     if (bytes <= availableDeviceMemory(false) || bytes <= availableDeviceMemory(true)) return;
     refuseDeviceMemory(bytes, what);
 }

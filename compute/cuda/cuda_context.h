@@ -93,6 +93,7 @@ public:
     // keeps but no resident image holds is given back first, so that it counts as free; that
     // costs the next resident images their reuse of it, so callers ask without it first.
     std::size_t availableDeviceMemory(bool releasePool) const;
+    std::size_t heldBufferBytes() const;  // the buffers' capacities, summed
     // Throws Error with a clear sentence when the work (`what`) needs more than
     // availableDeviceMemory(), `bytes` counting every buffer it uses (those held included);
     // the sentence names the cap when the cap is the limit.

@@ -250,7 +250,6 @@ private:
     CudaDeviceScope scope_;   // then the array's
 };
 
-
 // A result in device memory, complete when it is handed out (the engine waits for its own
 // work), owned by the DeviceArray and by every DLPack tensor made from it.
 // `channels` 3: an RGB image held as a uint8 image of 3 × its width (the orientation colours),
@@ -459,7 +458,6 @@ py::dict deviceSpectrum(const py::object& image, const py::object& length, const
     d["peaks"] = peakList;
     return d;
 }
-
 
 // A GPU array's pixels in a new NumPy array: one copy on the engine's stream, which waited for
 // the producer's (the same hand-over as the engine's own reads). Bool pixels (allowBool) come

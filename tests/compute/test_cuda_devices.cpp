@@ -18,6 +18,7 @@
 #include <QtTest>
 
 #include <exception>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -61,6 +62,26 @@ std::vector<std::string> checkOnCurrentDevice(int seed, int rounds, int width = 
             sweepSpectrum<std::uint8_t>(img.cview(), longer, gpu()).spectrumExact)
             failures.push_back("the spectrum of closings by λ 201 differs");
     }
+    return failures;
+}
+
+// check(k) for k = 0 … n − 1, each on a thread of its own, all at once; each one's failures.
+// An exception in any thread is rethrown here, after every thread has ended.
+std::vector<std::vector<std::string>> checkAtOnce(int n, const std::function<std::vector<std::string>(int)>& check) {
+    std::vector<std::vector<std::string>> failures(static_cast<std::size_t>(n));
+    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(n));
+    std::vector<std::thread> threads;
+    for (int k = 0; k < n; ++k)
+        threads.emplace_back([&, k] {
+            try {
+                failures[static_cast<std::size_t>(k)] = check(k);
+            } catch (...) {
+                errors[static_cast<std::size_t>(k)] = std::current_exception();
+            }
+        });
+    for (std::thread& t : threads) t.join();
+    for (const std::exception_ptr& e : errors)
+        if (e) std::rethrow_exception(e);
     return failures;
 }
 
@@ -170,25 +191,13 @@ private slots:
             QCOMPARE(&cuda::CudaContext::get(), first);
         }
         QVERIFY_THROWS_EXCEPTION(Error, CudaDeviceScope(0, -1));
-        constexpr int contexts = 3;
-        std::vector<std::vector<std::string>> failures(contexts);
-        std::vector<std::exception_ptr> errors(contexts);
-        std::vector<std::thread> threads;
-        for (int c = 0; c < contexts; ++c)
-            threads.emplace_back([&, c] {
-                try {
-                    CudaDeviceScope scope(0, c);
-                    failures[static_cast<std::size_t>(c)] = checkOnCurrentDevice(300 + c, 6, 331 + 250 * c, 277 + 190 * c);
-                } catch (...) {
-                    errors[static_cast<std::size_t>(c)] = std::current_exception();
-                }
-            });
-        for (std::thread& t : threads) t.join();
-        for (int c = 0; c < contexts; ++c) {
-            if (errors[static_cast<std::size_t>(c)]) std::rethrow_exception(errors[static_cast<std::size_t>(c)]);
-            for (const std::string& f : failures[static_cast<std::size_t>(c)]) qWarning("context %d: %s", c, f.c_str());
-            QVERIFY2(failures[static_cast<std::size_t>(c)].empty(),
-                     qPrintable(QStringLiteral("context %1 differs from the CPU").arg(c)));
+        const auto failures = checkAtOnce(3, [](int c) {
+            CudaDeviceScope scope(0, c);
+            return checkOnCurrentDevice(300 + c, 6, 331 + 250 * c, 277 + 190 * c);
+        });
+        for (std::size_t c = 0; c < failures.size(); ++c) {
+            for (const std::string& f : failures[c]) qWarning("context %zu: %s", c, f.c_str());
+            QVERIFY2(failures[c].empty(), qPrintable(QStringLiteral("context %1 differs from the CPU").arg(c)));
         }
     }
 
@@ -228,24 +237,13 @@ private slots:
     // Two threads, each on its own device, run at once; each device's results equal the CPU's.
     void devicesRunAtOnce() {
         if (devices_ < 2) QSKIP("one GPU: nothing to run side by side");
-        std::vector<std::vector<std::string>> failures(static_cast<std::size_t>(devices_));
-        std::vector<std::exception_ptr> errors(static_cast<std::size_t>(devices_));
-        std::vector<std::thread> threads;
-        for (int d = 0; d < devices_; ++d)
-            threads.emplace_back([&, d] {
-                try {
-                    CudaDeviceScope scope(d);
-                    failures[static_cast<std::size_t>(d)] = checkOnCurrentDevice(200 + d, 4);
-                } catch (...) {
-                    errors[static_cast<std::size_t>(d)] = std::current_exception();
-                }
-            });
-        for (std::thread& t : threads) t.join();
-        for (int d = 0; d < devices_; ++d) {
-            if (errors[static_cast<std::size_t>(d)]) std::rethrow_exception(errors[static_cast<std::size_t>(d)]);
-            for (const std::string& f : failures[static_cast<std::size_t>(d)]) qWarning("device %d: %s", d, f.c_str());
-            QVERIFY2(failures[static_cast<std::size_t>(d)].empty(),
-                     qPrintable(QStringLiteral("device %1 differs from the CPU").arg(d)));
+        const auto failures = checkAtOnce(devices_, [](int d) {
+            CudaDeviceScope scope(d);
+            return checkOnCurrentDevice(200 + d, 4);
+        });
+        for (std::size_t d = 0; d < failures.size(); ++d) {
+            for (const std::string& f : failures[d]) qWarning("device %zu: %s", d, f.c_str());
+            QVERIFY2(failures[d].empty(), qPrintable(QStringLiteral("device %1 differs from the CPU").arg(d)));
         }
     }
 };
