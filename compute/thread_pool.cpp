@@ -11,6 +11,7 @@ namespace linescope {
 namespace {
 
 thread_local bool tInsidePool = false;
+thread_local int tDefaultThreads = 0;  // DefaultThreadsScope's; 0: one per core
 
 // Workers that sleep on a condition variable between jobs; one job at a time (callers
 // serialize on jobMutex), so a parallel loop costs two wake-ups, not thread creations.
@@ -97,8 +98,15 @@ private:
 
 int resolveThreads(int threads) {
     if (threads > 0) return threads;
+    if (tDefaultThreads > 0) return tDefaultThreads;
     return std::max(1u, std::thread::hardware_concurrency());
 }
+
+DefaultThreadsScope::DefaultThreadsScope(int threads) : previous_(tDefaultThreads) {
+    tDefaultThreads = std::max(0, threads);
+}
+
+DefaultThreadsScope::~DefaultThreadsScope() { tDefaultThreads = previous_; }
 
 void parallelFor(std::size_t count, int threads, const std::function<void(std::size_t, std::size_t)>& body) {
     if (count == 0) return;

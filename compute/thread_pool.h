@@ -14,7 +14,22 @@ namespace linescope {
 // caller.
 void parallelFor(std::size_t count, int threads, const std::function<void(std::size_t, std::size_t)>& body);
 
-// The number of workers `threads` resolves to (0 = one per core).
+// The number of workers `threads` resolves to (0 = one per core, or the calling thread's
+// DefaultThreadsScope).
 int resolveThreads(int threads);
+
+// While it lives, "0 = one per core" means `threads` on the thread that made it: a caller
+// that runs one image a core (a batch on the CPU) gives each image's engine calls one
+// thread, without changing the options the user gave. Explicit thread counts are kept.
+class DefaultThreadsScope {
+public:
+    explicit DefaultThreadsScope(int threads);
+    ~DefaultThreadsScope();
+    DefaultThreadsScope(const DefaultThreadsScope&) = delete;
+    DefaultThreadsScope& operator=(const DefaultThreadsScope&) = delete;
+
+private:
+    int previous_;
+};
 
 }  // namespace linescope

@@ -5,6 +5,7 @@
 #include "compute/backend.h"
 #include "compute/cuda_devices.h"
 #include "compute/image.h"
+#include "compute/thread_pool.h"
 
 #include <opencv2/core/mat.hpp>
 
@@ -41,7 +42,7 @@ public:
 
     BatchStageTimes run() {
         const int n = std::max(1, plan_.ioThreads);
-        const int engines = std::max<int>(1, static_cast<int>(plan_.devices.size()));
+        const int engines = plan_.devices.empty() ? std::max(1, plan_.cpuEngines) : static_cast<int>(plan_.devices.size());
         activeDecoders_ = n;
         activeEngines_ = engines;
         decodeTimes_.assign(static_cast<std::size_t>(n), {});
@@ -113,13 +114,17 @@ private:
     // Engine thread `e`: on plan.devices[e] when devices are named, in the device's next
     // context when it is named again (0,0: two contexts, each its own stream, so that one
     // thread's copies and host work overlap the other's kernels). A device that cannot be
-    // used fails each item it takes with the reason (the others' threads go on).
+    // used fails each item it takes with the reason (the others' threads go on). On the CPU,
+    // its engine calls take plan.cpuThreadsEach threads where their options say "one per core".
     void engineLoop(int e) {
         BatchStageTimes::Stage& times = engineTimes_[static_cast<std::size_t>(e)];
         times.threads = 1;
         std::optional<CudaDeviceScope> device;
+        std::optional<DefaultThreadsScope> cpuThreads;
         std::string deviceError;
-        if (!plan_.devices.empty()) {
+        if (plan_.devices.empty()) {
+            cpuThreads.emplace(plan_.cpuThreadsEach);
+        } else {
             try {
                 const auto begin = plan_.devices.begin(), mine = begin + e;
                 device.emplace(*mine, static_cast<int>(std::count(begin, mine, *mine)));
@@ -180,7 +185,9 @@ BatchStageTimes runBatchPipeline(const BatchPlan& plan, const std::vector<std::s
 namespace {
 
 // "16 threads, 41.2 ms a file (at most 388 files/s)"
-std::string describeStage(const BatchStageTimes::Stage& s) {
+using Stage = BatchStageTimes::Stage;
+
+std::string describeStage(const Stage& s) {
     char text[160];
     if (s.files == 0 || s.seconds <= 0) {
         std::snprintf(text, sizeof text, "%d thread%s, no files", s.threads, s.threads == 1 ? "" : "s");
@@ -196,6 +203,19 @@ std::string describeStage(const BatchStageTimes::Stage& s) {
 
 std::string describeStages(const BatchStageTimes& t, double wallSeconds) {
     std::string out = "stages: decoding " + describeStage(t.decoding) + "; engine";
+    if (t.devices.empty()) {  // the CPU: its threads' sum
+        Stage all;
+        all.threads = static_cast<int>(t.engines.size());
+        for (const Stage& s : t.engines) {
+            all.files += s.files;
+            all.seconds += s.seconds;
+        }
+        char text[200];
+        std::snprintf(text, sizeof text, " on the CPU, %zu files: %s, busy %.0f %% of the time", all.files,
+                      describeStage(all).c_str(),
+                      wallSeconds > 0 && all.threads > 0 ? 100 * all.seconds / (wallSeconds * all.threads) : 0.0);
+        return out + text + "; writing " + describeStage(t.writing);
+    }
     for (std::size_t e = 0; e < t.engines.size(); ++e) {
         const BatchStageTimes::Stage& s = t.engines[e];
         out += e == 0 ? " " : ", ";

@@ -1,8 +1,8 @@
 // The work of a batch on one machine: decoder threads → engine threads → writer threads,
 // joined by bounded queues, so that decoding and encoding overlap the engine's computing
-// while at most a few images wait in memory. The engine keeps its own parallelism; one
-// thread feeds each GPU of plan.devices (its own CUDA context and stream), or the one
-// default device or the CPU.
+// while at most a few images wait in memory. One engine thread feeds each entry of
+// plan.devices (a GPU named twice gets two, each its own CUDA context and stream); on the
+// CPU, plan.cpuEngines threads each compute one image at a time.
 #pragma once
 
 #include "app/cli/batch_manifest.h"
@@ -29,7 +29,7 @@ struct BatchStageTimes {
 
 // "stages: decoding 16 threads, 41.2 ms a file (at most 388 files/s); engine on GPU 0 …":
 // each stage's time a file and the rate its threads could sustain alone, and each engine
-// thread's share of the wall time spent busy.
+// thread's share of the wall time spent busy (on the CPU, its threads' sum and mean).
 std::string describeStages(const BatchStageTimes& t, double wallSeconds);
 
 // Runs every task of `plan`; each one ends as one record in `manifest` and one report to

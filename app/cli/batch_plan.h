@@ -23,8 +23,9 @@ struct BatchPlan {
     std::vector<BatchTask> tasks;   // those to process, in input order
     std::vector<ManifestRecord> settled;  // failed or skipped without work, in input order
     int ioThreads = 2;              // decoders, and as many writers
-    std::vector<int> devices;       // CUDA devices, an engine thread each (empty: one engine
-                                    // thread on the default device, or the CPU)
+    std::vector<int> devices;       // CUDA devices, an engine thread each (empty: the CPU)
+    int cpuEngines = 1;             // engine threads on the CPU (devices empty)
+    int cpuThreadsEach = 0;         // their "one per core" (DefaultThreadsScope; 0: every core)
     bool pinDecoded = false;        // page-lock each decoded image for the GPU (HostMemoryPin)
 };
 
@@ -34,6 +35,21 @@ struct BatchPlan {
 // their cores (skew of 1056 A4 pages on an H200 and 16 cores: 348 pages/s with 16 decoders,
 // 372 with 14; tests/bench/gpu-results.md).
 inline int defaultBatchDecoders(int cores, int gpus) { return std::max(2, cores - 2 * std::max(0, gpus)); }
+
+// The engine on the CPU: with at least as many files as cores, one engine thread a core, each
+// file on one thread (its calls' "one per core" is 1). One file on every core wastes them:
+// the engine's parallel loops share one pool, one loop at a time, and a file's serial parts
+// leave the other cores idle (skew of 50 pages on 2 cores: one engine thread 9.2 s, two on
+// the shared pool 8.8 s, two one-thread engines 5.4 s, two processes each doing half 5.8 s;
+// tests/bench/cpu-results.md). With fewer files, one engine thread with every core.
+struct CpuEngines {
+    int threads = 1;
+    int threadsEach = 0;
+};
+inline CpuEngines defaultBatchCpuEngines(int cores, std::size_t files) {
+    if (cores > 1 && files >= static_cast<std::size_t>(cores)) return {cores, 1};
+    return {1, 0};
+}
 
 // outputFolder/relative without its extension (a folder's name keeps any dot in it).
 std::string batchStem(const std::string& outputFolder, const std::string& relative);

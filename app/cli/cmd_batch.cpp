@@ -62,9 +62,10 @@ constexpr const char* kHelp =
     "  --out-dir OUT      the output folder (created when missing); files below it are never\n"
     "                     taken as inputs, and no input is ever replaced\n"
     "  --jobs N           decoding threads, and as many writing threads (default: one per\n"
-    "                     core, less two for each GPU, at least 2); the engine runs on a\n"
-    "                     thread of its own (two a GPU; see --devices) and keeps its own\n"
-    "                     parallelism (COMMAND's threads option)\n"
+    "                     core, less two for each GPU, at least 2). The engine has threads\n"
+    "                     of its own: two a GPU (see --devices); on the CPU, one a core,\n"
+    "                     each file on one thread, when there are as many files as cores\n"
+    "                     (else one, with every core; COMMAND's --threads N is kept)\n"
     "  --redo             process every input, even those complete from an earlier run\n"
     "  --devices LIST     the GPUs to use, as nvidia-smi numbers them: 0,1 or all. Each named GPU\n"
     "                     gets an engine thread with its own CUDA context and stream, which\n"
@@ -179,6 +180,11 @@ int runBatch(const ArgList& argList) {
     const char* pin = std::getenv("LINESCOPE_BATCH_PIN");
     plan.pinDecoded = gpus == 1 && !(pin && std::string(pin) == "0");
     planBatch(plan, inputs, manifest, args.has("--redo"));
+    if (devices.empty()) {
+        const CpuEngines cpu = defaultBatchCpuEngines(static_cast<int>(std::thread::hardware_concurrency()), plan.tasks.size());
+        plan.cpuEngines = cpu.threads;
+        plan.cpuThreadsEach = cpu.threadsEach;
+    }
     for (const ManifestRecord& record : plan.settled) {
         manifest.append(record);
         if (record.status == "skipped") progress.skipped(record.input);

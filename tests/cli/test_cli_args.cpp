@@ -43,6 +43,22 @@ private slots:
         QCOMPARE(defaultBatchDecoders(0, 1), 2);  // hardware_concurrency may not know
     }
 
+    // On the CPU a batch of at least as many files as cores runs one file a core, each on one
+    // thread; fewer files get one engine thread with every core.
+    void cpuBatchRunsAFileACoreWhenFilesAreEnough() {
+        const auto check = [](int cores, std::size_t files, int threads, int threadsEach) {
+            const CpuEngines e = defaultBatchCpuEngines(cores, files);
+            QCOMPARE(e.threads, threads);
+            QCOMPARE(e.threadsEach, threadsEach);
+        };
+        check(2, 50, 2, 1);
+        check(16, 16, 16, 1);
+        check(16, 15, 1, 0);
+        check(2, 1, 1, 0);
+        check(1, 50, 1, 0);
+        check(0, 50, 1, 0);  // hardware_concurrency may not know
+    }
+
     void integers() {
         QCOMPARE(parseInteger("17", "--n", 0, 100), 17LL);
         QCOMPARE(parseInteger("+17", "--n", 0, 100), 17LL);

@@ -171,6 +171,31 @@ private slots:
         QVERIFY(resolveThreads(0) >= 1);
         QCOMPARE(resolveThreads(3), 3);
     }
+
+    // A CPU batch runs one file a core and gives each file's engine calls one thread: within
+    // the scope, on its thread only, "one per core" is the scope's count, and a loop of
+    // "one per core" runs on the caller alone; explicit counts are kept; scopes nest.
+    void defaultThreadsScopeChangesOnlyOnePerCore() {
+        const int cores = resolveThreads(0);
+        {
+            DefaultThreadsScope one(1);
+            QCOMPARE(resolveThreads(0), 1);
+            QCOMPARE(resolveThreads(3), 3);
+            QCOMPARE(chunksOf(100, 0).size(), std::size_t{1});
+            int elsewhere = 0;
+            std::thread([&] { elsewhere = resolveThreads(0); }).join();
+            QCOMPARE(elsewhere, cores);
+            {
+                DefaultThreadsScope two(2);
+                QCOMPARE(resolveThreads(0), 2);
+                QCOMPARE(chunksOf(100, 0).size(), std::size_t{2});
+            }
+            QCOMPARE(resolveThreads(0), 1);
+        }
+        QCOMPARE(resolveThreads(0), cores);
+        DefaultThreadsScope none(0);  // 0 leaves "one per core" as it is
+        QCOMPARE(resolveThreads(0), cores);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestThreadPool)
