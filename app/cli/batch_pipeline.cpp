@@ -2,6 +2,8 @@
 
 #include "app/cli/batch_item.h"
 #include "app/cli/bounded_queue.h"
+#include "app/cli/byte_gate.h"
+#include "app/io/memory_budget.h"
 #include "compute/backend.h"
 #include "compute/cuda_devices.h"
 #include "compute/image.h"
@@ -38,7 +40,8 @@ public:
     Pipeline(const BatchPlan& plan, const std::vector<std::string>& protectedFiles, BatchManifest& manifest,
              BatchProgress& progress)
         : plan_(plan), protected_(fileIdsOf(protectedFiles)), manifest_(manifest), progress_(progress),
-          decoded_(static_cast<std::size_t>(plan.ioThreads)), computed_(static_cast<std::size_t>(plan.ioThreads)) {}
+          decoded_(static_cast<std::size_t>(plan.ioThreads)), computed_(static_cast<std::size_t>(plan.ioThreads)),
+          cpuImages_(io::imageMemoryBudget()) {}
 
     BatchStageTimes run() {
         const int n = std::max(1, plan_.ioThreads);
@@ -133,13 +136,21 @@ private:
             }
         }
         while (ItemPtr item = decoded_.pop().value_or(nullptr)) {
-            if (timed(times, [&] {
+            bool ok = false;
+            {
+                // Several CPU engine threads: wait (untimed) for room for this image's bytes.
+                std::optional<ByteGate::Hold> hold;
+                if (plan_.devices.empty() && plan_.cpuEngines > 1)
+                    hold.emplace(cpuImages_, static_cast<std::uint64_t>(item->work.image.total() *
+                                                                        item->work.image.elemSize()));
+                ok = timed(times, [&] {
                     return step(*item, [&] {
                         if (!deviceError.empty()) throw Error(deviceError);
                         computeBatchItem(*plan_.job, plan_.tasks[item->index], item->work);
                     });
-                }))
-                computed_.push(std::move(item));
+                });
+            }
+            if (ok) computed_.push(std::move(item));
         }
         if (--activeEngines_ == 0) computed_.close();
     }
@@ -168,6 +179,7 @@ private:
     BatchManifest& manifest_;
     BatchProgress& progress_;
     BoundedQueue<ItemPtr> decoded_, computed_;
+    ByteGate cpuImages_;  // CPU engine threads: their images together within one image's budget
     std::atomic<std::size_t> next_{0};
     std::atomic<int> activeDecoders_{0}, activeEngines_{0};
     std::vector<BatchStageTimes::Stage> decodeTimes_, engineTimes_, writeTimes_;

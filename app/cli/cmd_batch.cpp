@@ -65,7 +65,7 @@ constexpr const char* kHelp =
     "                     core, less two for each GPU, at least 2). The engine has threads\n"
     "                     of its own: two a GPU (see --devices); on the CPU, one a core,\n"
     "                     each file on one thread, when there are as many files as cores\n"
-    "                     (else one, with every core; COMMAND's --threads N is kept)\n"
+    "                     (else one, with every core); COMMAND's thread count is kept\n"
     "  --redo             process every input, even those complete from an earlier run\n"
     "  --devices LIST     the GPUs to use, as nvidia-smi numbers them: 0,1 or all. Each named GPU\n"
     "                     gets an engine thread with its own CUDA context and stream, which\n"

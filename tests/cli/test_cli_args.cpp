@@ -1,16 +1,20 @@
 // The CLI's parser on its own: strict numbers (no truncation, no hexadecimal, no spaces,
 // nothing infinite), short words that are options or numbers, the help-against-options
-// check; batch's default decoder count; and app/io's JSON strings, which must stay valid
-// UTF-8 whatever the file names.
+// check; batch's default decoders, CPU engine threads and their byte gate; and app/io's
+// JSON strings, which must stay valid UTF-8 whatever the file names.
 #include "app/cli/args.h"
 #include "app/cli/batch_plan.h"
+#include "app/cli/byte_gate.h"
 #include "app/io/json_writer.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QtTest>
 
+#include <atomic>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace linescope;
@@ -57,6 +61,57 @@ private slots:
         check(2, 1, 1, 0);
         check(1, 50, 1, 0);
         check(0, 50, 1, 0);  // hardware_concurrency may not know
+    }
+
+    // The CPU engine threads of a batch hold their images' bytes: a second image waits while
+    // the two together would pass the limit, and goes on when the first is done; an image
+    // larger than the limit alone still runs (the loader has already refused anything larger
+    // than its budget, so the batch never stops).
+    void cpuImagesWaitForRoomButOneAlwaysRuns() {
+        ByteGate gate(100);
+        {
+            ByteGate::Hold big(gate, 250);  // alone: goes through
+            QCOMPARE(gate.held(), std::uint64_t{250});
+        }
+        std::atomic<bool> secondIn{false};
+        std::thread second;
+        {
+            ByteGate::Hold first(gate, 60);
+            ByteGate::Hold small(gate, 40);  // 100 fits
+            second = std::thread([&] {
+                ByteGate::Hold h(gate, 60);
+                secondIn = true;
+            });
+            QTRY_COMPARE(gate.waiting(), std::uint64_t{1});
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            QVERIFY(!secondIn);  // 160 would pass the limit
+        }
+        second.join();
+        QVERIFY(secondIn);
+        QCOMPARE(gate.held(), std::uint64_t{0});
+
+        // In order: a large hold that waits is not passed over by a small one that would fit.
+        std::atomic<int> order{0}, largeAt{-1}, smallAt{-1};
+        std::thread large, small;
+        {
+            ByteGate::Hold first(gate, 60);
+            large = std::thread([&] {
+                ByteGate::Hold h(gate, 90);
+                largeAt = order++;
+            });
+            QTRY_COMPARE(gate.waiting(), std::uint64_t{1});
+            small = std::thread([&] {
+                ByteGate::Hold h(gate, 10);  // 70 would fit, but the large one came first
+                smallAt = order++;
+            });
+            QTRY_COMPARE(gate.waiting(), std::uint64_t{2});
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            QCOMPARE(smallAt.load(), -1);
+        }
+        large.join();
+        small.join();
+        QCOMPARE(largeAt.load(), 0);
+        QCOMPARE(smallAt.load(), 1);
     }
 
     void integers() {
