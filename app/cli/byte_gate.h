@@ -1,9 +1,9 @@
 // A limit on the bytes that threads hold at once: a Hold waits while others hold so much
 // that the sum would pass the limit, and one that comes alone always goes through (one item
 // may take the whole limit). Holds go through in the order they came, so that a large one
-// is not passed over for good by smaller ones that keep fitting. A CPU batch runs one image a core; this keeps the images
-// in the engine at once within what one image may take (io::imageMemoryBudget), since each
-// brings planes of its own size.
+// is not passed over for good by smaller ones that keep fitting. A CPU batch runs one image
+// a core; this keeps the images in the engine at once within what one image may take
+// (io::imageMemoryBudget), since each brings planes of its own size.
 #pragma once
 
 #include <condition_variable>
