@@ -25,6 +25,19 @@ namespace linescope::cli {
 
 namespace {
 
+using Stage = BatchStageTimes::Stage;
+
+// Several threads' stage as one: their files and busy time summed.
+Stage sumStages(const std::vector<Stage>& stages) {
+    Stage total;
+    total.threads = static_cast<int>(stages.size());
+    for (const Stage& s : stages) {
+        total.files += s.files;
+        total.seconds += s.seconds;
+    }
+    return total;
+}
+
 // One input on its way through the pipeline; one thread holds it at a time. The pin goes
 // first (members end in reverse order), and holds the decoded pixels until it has.
 struct Item {
@@ -58,8 +71,8 @@ public:
         for (std::thread& t : threads) t.join();
         if (manifestError_) std::rethrow_exception(manifestError_);
         BatchStageTimes t;
-        t.decoding = sum(decodeTimes_);
-        t.writing = sum(writeTimes_);
+        t.decoding = sumStages(decodeTimes_);
+        t.writing = sumStages(writeTimes_);
         t.engines = engineTimes_;
         t.devices = plan_.devices;
         return t;
@@ -82,16 +95,6 @@ private:
         stage.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         ++stage.files;
         return ok;
-    }
-
-    static BatchStageTimes::Stage sum(const std::vector<BatchStageTimes::Stage>& stages) {
-        BatchStageTimes::Stage total;
-        total.threads = static_cast<int>(stages.size());
-        for (const auto& s : stages) {
-            total.files += s.files;
-            total.seconds += s.seconds;
-        }
-        return total;
     }
 
     void decodeLoop(BatchStageTimes::Stage& times) {
@@ -197,8 +200,6 @@ BatchStageTimes runBatchPipeline(const BatchPlan& plan, const std::vector<std::s
 namespace {
 
 // "16 threads, 41.2 ms a file (at most 388 files/s)"
-using Stage = BatchStageTimes::Stage;
-
 std::string describeStage(const Stage& s) {
     char text[160];
     if (s.files == 0 || s.seconds <= 0) {
@@ -216,12 +217,7 @@ std::string describeStage(const Stage& s) {
 std::string describeStages(const BatchStageTimes& t, double wallSeconds) {
     std::string out = "stages: decoding " + describeStage(t.decoding) + "; engine";
     if (t.devices.empty()) {  // the CPU: its threads' sum
-        Stage all;
-        all.threads = static_cast<int>(t.engines.size());
-        for (const Stage& s : t.engines) {
-            all.files += s.files;
-            all.seconds += s.seconds;
-        }
+        const Stage all = sumStages(t.engines);
         char text[200];
         std::snprintf(text, sizeof text, " on the CPU, %zu files: %s, busy %.0f %% of the time", all.files,
                       describeStage(all).c_str(),

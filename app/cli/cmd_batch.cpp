@@ -149,7 +149,8 @@ int runBatch(const ArgList& argList) {
     const bool engineOnGpu = !devices.empty() || (!namesCpuBackend(commandOptions) && cudaDeviceCount() > 0);
     if (engineOnGpu && devices.empty()) devices = {0, 0};  // device 0, two engine threads
     const int gpus = static_cast<int>(std::set<int>(devices.begin(), devices.end()).size());
-    const int defaultJobs = defaultBatchDecoders(static_cast<int>(std::thread::hardware_concurrency()), gpus);
+    const int cores = static_cast<int>(std::thread::hardware_concurrency());
+    const int defaultJobs = defaultBatchDecoders(cores, gpus);
     const int jobs = integerFrom(args, "--jobs", defaultJobs, 1, 256);
 
     std::error_code ec;
@@ -181,7 +182,7 @@ int runBatch(const ArgList& argList) {
     plan.pinDecoded = gpus == 1 && !(pin && std::string(pin) == "0");
     planBatch(plan, inputs, manifest, args.has("--redo"));
     if (devices.empty()) {
-        const CpuEngines cpu = defaultBatchCpuEngines(static_cast<int>(std::thread::hardware_concurrency()), plan.tasks.size());
+        const CpuEngines cpu = defaultBatchCpuEngines(cores, plan.tasks.size());
         plan.cpuEngines = cpu.threads;
         plan.cpuThreadsEach = cpu.threadsEach;
     }
