@@ -51,16 +51,31 @@ struct TileParams {
     TileAngle angles[kMaxTileAngles];
 };
 
+// What the kernel's pixels stand for: themselves, or (float images run as 16-bit ranks,
+// float_ranks.h) the float values at those ranks, which the spectrum and the results read.
 template <class T>
-using ThreadSum = std::conditional_t<std::is_floating_point_v<T>, double, unsigned>;
+struct OwnValues {
+    using Out = T;
+    // A lane folds at most `side` outputs an item: 32 bits hold an integer image's sum.
+    using LaneSum = std::conditional_t<std::is_floating_point_v<T>, double, unsigned>;
+    __device__ LaneSum sumTerm(T v) const { return static_cast<LaneSum>(v); }
+    __device__ Out value(T v) const { return v; }
+};
+struct RankedValues {
+    using Out = float;
+    using LaneSum = double;
+    const float* table = nullptr;  // table[r]: the value of rank r
+    __device__ double sumTerm(std::uint16_t r) const { return __ldg(table + r); }
+    __device__ float value(std::uint16_t r) const { return __ldg(table + r); }
+};
 
-template <class T>
+template <class T, class Values>
 struct GroupPlanes {
     T* best = nullptr;  // [group][y][x]: the extreme that the orientation follows
     T* other = nullptr;
     std::uint16_t* arg = nullptr;
     std::size_t planePixels = 0;
-    SpectrumSum<T>* partials = nullptr;  // [angle][square · batches + batch], zeroed before the launch
+    SpectrumSum<typename Values::Out>* partials = nullptr;  // [angle][square · batches + batch], zeroed before the launch
 };
 
 // The warp's extremes by shuffles (__reduce_min_sync needs sm_80; the release build also
@@ -79,10 +94,10 @@ __device__ inline void foldMin(unsigned* p, unsigned v) { atomicMin(p, v); }
 __device__ inline void foldMax(unsigned long long* p, unsigned long long v) { atomicMax(p, v); }
 __device__ inline void foldMin(unsigned long long* p, unsigned long long v) { atomicMin(p, v); }
 
-template <class T, bool MinFirst, bool TwoStage, int kTileThreads>
+template <class T, class Values, bool MinFirst, bool TwoStage, int kTileThreads>
 __global__ void __launch_bounds__(kTileThreads) tileSweepKernel(DeviceImageView<const T> src,
                                                                 const __grid_constant__ TileParams prm,
-                                                                GroupPlanes<T> out) {
+                                                                GroupPlanes<T, Values> out, Values values) {
     extern __shared__ __align__(16) unsigned char smem[];
     using First = tile::Op<T, MinFirst>;
     // Openings and erosions follow the supremum over angles, closings and dilations the infimum.
@@ -148,8 +163,7 @@ __global__ void __launch_bounds__(kTileThreads) tileSweepKernel(DeviceImageView<
         const int ta = warpMin(s.active() ? s.ta : INT_MAX);
         const int tb = warpMax(s.active() ? s.tb : INT_MIN);
         if (ta > tb) continue;
-        // A lane folds at most `side` outputs an item: 32 bits hold an integer image's sum.
-        ThreadSum<T> sum = 0;
+        typename Values::LaneSum sum = 0;
         const int corner = -f.t0 * accT + (s.c - f.u0) * accU;
         tile::walkLine<T, MinFirst, TwoStage, kTileThreads>(
             in, f, s, ta - reachLeft, tb + reachRight, prm.w1, prm.w2, scratch, [&](int t, int off, T v) {
@@ -163,9 +177,9 @@ __global__ void __launch_bounds__(kTileThreads) tileSweepKernel(DeviceImageView<
                     atomicMax(other + i, Keys::ordered(v));
                 }
                 const int y = a.yMajor ? t : s.c + off;
-                if (y >= prm.keepBegin && y < prm.keepEnd) sum += static_cast<ThreadSum<T>>(v);
+                if (y >= prm.keepBegin && y < prm.keepEnd) sum += values.sumTerm(v);
             });
-        SpectrumSum<T> total = sum;
+        SpectrumSum<typename Values::Out> total = sum;
         for (int d = 16; d > 0; d >>= 1) total += __shfl_down_sync(0xffffffffu, total, d);
         if (lane == 0)
             out.partials[static_cast<std::size_t>(k) * prm.partialsPerAngle + square * prm.batches + batch] = total;
@@ -186,10 +200,11 @@ __global__ void __launch_bounds__(kTileThreads) tileSweepKernel(DeviceImageView<
 }
 
 // Folds the groups' planes in increasing angle order into the sweep's results.
-template <class T, bool BestIsMax>
-__global__ void mergeGroups(GroupPlanes<T> in, int groups, int width, int height, DeviceImageView<T> sup,
-                            DeviceImageView<T> inf, DeviceImageView<T> strength,
-                            DeviceImageView<std::uint16_t> argOut) {
+template <class T, class Values, bool BestIsMax>
+__global__ void mergeGroups(GroupPlanes<T, Values> in, Values values, int groups, int width, int height,
+                            DeviceImageView<typename Values::Out> sup, DeviceImageView<typename Values::Out> inf,
+                            DeviceImageView<typename Values::Out> strength, DeviceImageView<std::uint16_t> argOut) {
+    using Out = typename Values::Out;
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
     if (x >= width || y >= height) return;
     std::size_t p = static_cast<std::size_t>(y) * width + x;
@@ -204,10 +219,10 @@ __global__ void mergeGroups(GroupPlanes<T> in, int groups, int width, int height
         }
         o = BestIsMax ? (og < o ? og : o) : (o < og ? og : o);
     }
-    const T hi = BestIsMax ? b : o, lo = BestIsMax ? o : b;
+    const Out hi = values.value(BestIsMax ? b : o), lo = values.value(BestIsMax ? o : b);
     sup.at(x, y) = hi;
     inf.at(x, y) = lo;
-    strength.at(x, y) = static_cast<T>(hi - lo);
+    strength.at(x, y) = static_cast<Out>(hi - lo);
     argOut.at(x, y) = a;
 }
 
@@ -355,9 +370,13 @@ std::size_t tileSweepBytes(const SweepRequest& req, int width, int height, const
     return planTileSweep<T>(req, width, height, shape, ctx).bytes;
 }
 
-template <class T>
-DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest& req, const TileShape& shape,
-                               CudaContext& ctx, const ZoneFrame& frame) {
+namespace {
+
+template <class T, class Values>
+DeviceSweepResult<typename Values::Out> tileSweepOf(DeviceImageView<const T> src, const Values& values,
+                                                    const SweepRequest& req, const TileShape& shape, CudaContext& ctx,
+                                                    const ZoneFrame& frame) {
+    using Out = typename Values::Out;
     const int W = src.width, H = src.height, N = req.angles.count;
     const TilePlan p = planTileSweep<T>(req, W, H, shape, ctx);
     const LineStages& st = p.st;
@@ -367,13 +386,13 @@ DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest&
     const std::size_t bestBytes = p.bestBytes, argBytes = p.argBytes, partialBytes = p.partialBytes;
     ctx.requireDeviceMemory(p.bytes, "this sweep");
 
-    GroupPlanes<T> gp;
+    GroupPlanes<T, Values> gp;
     auto* acc = static_cast<unsigned char*>(ctx.buffer(BufferSlot::Accumulators).reserve(2 * bestBytes + argBytes));
     gp.best = reinterpret_cast<T*>(acc);
     gp.other = reinterpret_cast<T*>(acc + bestBytes);
     gp.arg = reinterpret_cast<std::uint16_t*>(acc + 2 * bestBytes);
     gp.planePixels = p.planePixels;
-    gp.partials = ctx.buffer(BufferSlot::Partials).as<SpectrumSum<T>>(static_cast<std::size_t>(N) * partialsPerAngle);
+    gp.partials = ctx.buffer(BufferSlot::Partials).as<SpectrumSum<Out>>(static_cast<std::size_t>(N) * partialsPerAngle);
     LS_CUDA_CHECK(cudaMemsetAsync(gp.partials, 0, partialBytes, ctx.stream()));
 
     TileParams prm;
@@ -397,7 +416,8 @@ DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest&
 
     auto run = [&](auto minFirst, auto twoStage) {
         constexpr bool kMin = decltype(minFirst)::value, kTwo = decltype(twoStage)::value;
-        auto* kernel = threads == 512 ? &tileSweepKernel<T, kMin, kTwo, 512> : &tileSweepKernel<T, kMin, kTwo, 256>;
+        auto* kernel = threads == 512 ? &tileSweepKernel<T, Values, kMin, kTwo, 512>
+                                      : &tileSweepKernel<T, Values, kMin, kTwo, 256>;
         ctx.allowDynamicShared(kernel, l.total);
         int firstGroup = 0;
         for (int k0 = 0; k0 < N; k0 += kMaxTileAngles) {
@@ -411,7 +431,7 @@ DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest&
             }
             const int launchGroups = (prm.angleCount + anglesPerGroup - 1) / anglesPerGroup;
             const dim3 grid(static_cast<unsigned>(squares), static_cast<unsigned>(launchGroups));
-            kernel<<<grid, threads, l.total, ctx.stream()>>>(src, prm, gp);
+            kernel<<<grid, threads, l.total, ctx.stream()>>>(src, prm, gp, values);
             LS_CUDA_CHECK_LAUNCH("tileSweepKernel");
             firstGroup += launchGroups;
         }
@@ -424,17 +444,40 @@ DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest&
         else run(std::false_type{}, std::false_type{});
     }
 
-    DeviceSweepResult<T> r = sweepResultBuffers<T>(W, H, N, ctx);
+    DeviceSweepResult<Out> r = sweepResultBuffers<Out>(W, H, N, ctx);
     const dim3 block(256), grid(static_cast<unsigned>((W + 255) / 256), static_cast<unsigned>(H));
     if (st.minFirst)
-        mergeGroups<T, true><<<grid, block, 0, ctx.stream()>>>(gp, groups, W, H, r.sup, r.inf, r.strength, r.argIndex);
+        mergeGroups<T, Values, true><<<grid, block, 0, ctx.stream()>>>(gp, values, groups, W, H, r.sup, r.inf,
+                                                                        r.strength, r.argIndex);
     else
-        mergeGroups<T, false><<<grid, block, 0, ctx.stream()>>>(gp, groups, W, H, r.sup, r.inf, r.strength, r.argIndex);
+        mergeGroups<T, Values, false><<<grid, block, 0, ctx.stream()>>>(gp, values, groups, W, H, r.sup, r.inf,
+                                                                         r.strength, r.argIndex);
     LS_CUDA_CHECK_LAUNCH("mergeGroups");
 
-    sumSpectrum<T><<<N, 256, 0, ctx.stream()>>>(gp.partials, partialsPerAngle, r.spectrumExact, r.spectrum);
+    sumSpectrum<Out><<<N, 256, 0, ctx.stream()>>>(gp.partials, partialsPerAngle, r.spectrumExact, r.spectrum);
     LS_CUDA_CHECK_LAUNCH("sumSpectrum");
     return r;
+}
+
+}  // namespace
+
+template <class T>
+DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest& req, const TileShape& shape,
+                               CudaContext& ctx, const ZoneFrame& frame) {
+    return tileSweepOf(src, OwnValues<T>{}, req, shape, ctx, frame);
+}
+
+DeviceSweepResult<float> rankedTileSweep(const FloatRanks& ranks, const SweepRequest& req, const TileShape& shape,
+                                         CudaContext& ctx, const ZoneFrame& frame) {
+    return tileSweepOf(ranks.ranks, RankedValues{ranks.values}, req, shape, ctx, frame);
+}
+
+std::size_t rankedTileSweepBytes(const SweepRequest& req, int width, int height, const TileShape& shape,
+                                 const CudaContext& ctx) {
+    // The 16-bit sweep's memory, with float result images instead of 16-bit ones.
+    return tileSweepBytes<std::uint16_t>(req, width, height, shape, ctx) +
+           3 * (devicePitch(width, sizeof(float)) - devicePitch(width, sizeof(std::uint16_t))) * height +
+           floatRanksBytes(width, height);
 }
 
 #define LS_INSTANTIATE(T)                                                                                          \

@@ -7,6 +7,7 @@
 #include "compute/cuda/cuda_context.h"
 #include "compute/cuda/cuda_line_api.h"
 #include "compute/cuda/device_image.h"
+#include "compute/cuda/float_ranks.h"
 #include "compute/sweep.h"
 
 namespace linescope::cuda {
@@ -32,5 +33,13 @@ std::size_t tileSweepBytes(const SweepRequest& req, int width, int height, const
 template <class T>
 DeviceSweepResult<T> tileSweep(DeviceImageView<const T> src, const SweepRequest& req, const TileShape& shape,
                                CudaContext& ctx, const ZoneFrame& frame = {});
+
+// The float sweep of an image given as its ranks (float_ranks.h), by the 16-bit kernel: the
+// results and the spectrum are the float image's; `shape` from tileShapeFor<std::uint16_t>.
+DeviceSweepResult<float> rankedTileSweep(const FloatRanks& ranks, const SweepRequest& req, const TileShape& shape,
+                                         CudaContext& ctx, const ZoneFrame& frame = {});
+// Its device memory, the ranking's included (the float source is the caller's).
+std::size_t rankedTileSweepBytes(const SweepRequest& req, int width, int height, const TileShape& shape,
+                                 const CudaContext& ctx);
 
 }  // namespace linescope::cuda

@@ -5,6 +5,7 @@ set(LINESCOPE_CUDA_SOURCES
   cuda/line_band_morph.cu
   cuda/line_band_sweep.cu
   cuda/line_tile_sweep.cu
+  cuda/float_ranks.cu
 )
 list(APPEND LINESCOPE_CUDA_SOURCES cuda/classic_vhgw.cu cuda/classic_square.cu cuda/classic_device.cu cuda/classic_host.cu)
 list(APPEND LINESCOPE_CUDA_SOURCES cuda/line_queue_kernels.cu)

@@ -52,7 +52,9 @@ struct SweepOnHost {
 
 // A sweep whose results stay on the device (sup, inf, arg, strength, spectrum).
 // The sweep of the u8 image `host` converted to uint16 (×257) or float32 (÷255): device time
-// of sweepDevice on engineStream(), as for the u8 rows. type: 1 = uint16, 2 = float32.
+// of sweepDevice on engineStream(), as for the u8 rows. type: 1 = uint16, 2 = float32 (256
+// values: 16-bit ranks), 3 = float32 with a different small offset on each of 4096 pixels in
+// turn (more than 65,536 values: the float kernels).
 Stats timeTypedSweep(int type, const std::vector<std::uint8_t>& host, int width, int height,
                      const linescope::SweepRequest& req, int warmup, int reps);
 

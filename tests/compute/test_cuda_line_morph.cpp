@@ -5,7 +5,9 @@
 // machine without a usable GPU every test skips and says why.
 #include "compute/backend.h"
 #include "compute/cuda/cuda_backend.h"
+#include "compute/cuda/cuda_check.h"
 #include "compute/cuda/cuda_context.h"
+#include "compute/cuda/float_ranks.h"
 #include "compute/line_morph.h"
 #include "compute/reference/reference_line_morph.h"
 #include "compute/sweep.h"
@@ -15,6 +17,8 @@
 
 #include <QtTest>
 
+#include <algorithm>
+#include <bit>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -129,6 +133,26 @@ void sweepCase(int w, int h, std::uint64_t seed, MorphOp op, int length, const A
     } catch (const std::exception& e) {
         fails.add(where + ": threw " + e.what());
     }
+}
+
+// A 256×257 float image holding `distinct` different values (all of them when ≤ 65,792),
+// the rest repeats, shuffled: −∞, +∞, a denormal, +0, and −0 beside +0 (one value to the
+// engine).
+Image<float> imageWithDistinctValues(int distinct, std::uint64_t seed) {
+    Image<float> img(256, 257);
+    std::vector<float> values(static_cast<std::size_t>(distinct));
+    for (int i = 0; i < distinct; ++i) values[static_cast<std::size_t>(i)] = static_cast<float>(i - 30000) * 0.5f;
+    values.front() = -std::numeric_limits<float>::infinity();
+    values.back() = std::numeric_limits<float>::infinity();
+    values[1] = -std::numeric_limits<float>::denorm_min();
+    std::mt19937_64 rng(seed);
+    std::vector<float> px(static_cast<std::size_t>(img.width()) * img.height());
+    for (std::size_t i = 0; i < px.size(); ++i) px[i] = i < values.size() ? values[i] : values[rng() % values.size()];
+    px[values.size()] = -0.0f;  // +0 is values[30000]
+    std::shuffle(px.begin(), px.end(), rng);
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) img.at(x, y) = px[static_cast<std::size_t>(y) * img.width() + x];
+    return img;
 }
 
 }  // namespace
@@ -267,6 +291,59 @@ private slots:
             sweepCase<T>(900, 300, rng(), MorphOp::Open, 3000, AngleSet{0, 7, 26}, fails);
         });
         QCOMPARE(fails.count(), 0);
+    }
+
+    // Float images of at most 65,536 distinct values run as 16-bit ranks (float_ranks.h): the
+    // ranks and their table give back every pixel (−0 as +0), one value more is refused, and
+    // the sweeps at the limit and past it (the float kernels) equal the CPU's.
+    void floatRanks() {
+        for (const int distinct : {65536, 65537}) {
+            const Image<float> img = imageWithDistinctValues(distinct, 5 + distinct);
+            const int W = img.width(), H = img.height();
+            {
+                cuda::CudaContext& ctx = cuda::CudaContext::get();
+                const auto lock = ctx.lock();
+                const cuda::DeviceImageView<float> src = ctx.image<float>(cuda::BufferSlot::Source, W, H);
+                LS_CUDA_CHECK(cudaMemcpy2D(src.data, src.pitch, img.pixels().data(), W * sizeof(float),
+                                           W * sizeof(float), H, cudaMemcpyHostToDevice));
+                cuda::FloatRanks ranks;
+                const bool ranked = cuda::rankFloats(src, ctx, ranks);
+                ctx.synchronize();  // the copies below run on the legacy stream, not the engine's
+                QCOMPARE(ranked, distinct <= cuda::kMaxFloatRanks);
+                if (ranked) {
+                    QCOMPARE(ranks.distinct, distinct);  // −0 is +0
+                    std::vector<std::uint16_t> r(static_cast<std::size_t>(W) * H);
+                    std::vector<float> table(static_cast<std::size_t>(ranks.distinct));
+                    LS_CUDA_CHECK(cudaMemcpy2D(r.data(), W * sizeof(std::uint16_t), ranks.ranks.data,
+                                               ranks.ranks.pitch, W * sizeof(std::uint16_t), H,
+                                               cudaMemcpyDeviceToHost));
+                    LS_CUDA_CHECK(cudaMemcpy(table.data(), ranks.values, table.size() * sizeof(float),
+                                             cudaMemcpyDeviceToHost));
+                    for (std::size_t i = 1; i < table.size(); ++i) QVERIFY(table[i - 1] < table[i]);
+                    for (std::size_t i = 0; i < r.size(); ++i) {
+                        const float want = img.pixels()[i] == 0.0f ? 0.0f : img.pixels()[i];
+                        QCOMPARE(std::bit_cast<std::uint32_t>(table[r[i]]), std::bit_cast<std::uint32_t>(want));
+                    }
+                }
+            }
+            Failures fails;
+            std::mt19937_64 rng(31);
+            for (MorphOp op : kSweepOps) {
+                SweepRequest req;
+                req.op = op;
+                req.length = 1 + static_cast<int>(rng() % 41);
+                req.angles = AngleSet{-5, 2.5, 75};
+                const std::string where = std::to_string(distinct) + " distinct values, " + morphOpName(op) +
+                                          " sweep λ " + std::to_string(req.length);
+                try {
+                    compareSweeps(sweep<float>(img.cview(), req, cpu()), sweep<float>(img.cview(), req, gpu()), where,
+                                  fails);
+                } catch (const std::exception& e) {
+                    fails.add(where + ": threw " + e.what());
+                }
+            }
+            QCOMPARE(fails.count(), 0);
+        }
     }
 
     // Work larger than the device is refused with a sentence that says how much was needed.
