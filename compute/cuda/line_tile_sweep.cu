@@ -257,7 +257,7 @@ Layout layoutOf(int side, int margin, int scratchValues, int threads) {
 }
 
 // Developer overrides for tests and benchmarks: LINESCOPE_TILE_SIDE fixes the square's side,
-// LINESCOPE_TILE_THREADS the block size (256 or 512).
+// LINESCOPE_TILE_THREADS the block size (256, 512 or 1024).
 int forcedSetting(const char* name) {
     const char* v = std::getenv(name);
     return v ? std::atoi(v) : 0;
@@ -284,10 +284,13 @@ TileShape tileShapeFor(const SweepRequest& req, int width, int height, const Cud
     // float32: 64-bit keys and 4-byte pixels leave small squares, and the band kernel is
     // faster (H200, 640² λ 41: 1.89 against 2.59 ms); the tile sweep takes them only when forced.
     if (std::is_floating_point_v<T> && forcedSide == 0 && forcedThreads == 0) return shape;
-    // A heuristic fitted to measurements (tests/bench/band-kernel-notes.md): a line walks its
-    // square's side plus twice the margin, and fewer than 32 resident warps hide less latency.
+    // A cost fitted to measurements (tests/bench/band-kernel-notes.md, 2026-11-28): the steps
+    // walked for each output, 1 + 1.44 · 2 · margin / side (the lines crossing a square, on
+    // average over the angles, times the margin walked at both ends), weigh more than their
+    // count says (the blocks' tails, the square's load); fewer than 32 resident warps hide
+    // less latency.
     double bestCost = 0;
-    for (int threads : {512, 256}) {
+    for (int threads : {1024, 512, 256}) {
         if (forcedThreads > 0 && threads != forcedThreads) continue;
         for (int side : {128, 96, 64, 48, 32}) {
             if (forcedSide > 0 && side != forcedSide) continue;
@@ -296,8 +299,8 @@ TileShape tileShapeFor(const SweepRequest& req, int width, int height, const Cud
             const Layout l = layoutOf<T>(side, margin, scratch, threads);
             if (l.total > all) continue;
             const int warps = blocksPerMultiprocessor(l.total, threads, ctx) * threads / 32;
-            const double cost = static_cast<double>(side + 2 * margin) / side /
-                                std::pow(std::min(warps, 32) / 32.0, 0.38);
+            const double cost = std::pow(1.0 + 1.44 * 2.0 * margin / side, 2.2) /
+                                std::pow(std::min(warps, 32) / 32.0, 0.33);
             if (shape.side > 0 && cost >= bestCost) continue;
             bestCost = cost;
             shape.side = side;
@@ -416,8 +419,9 @@ DeviceSweepResult<typename Values::Out> tileSweepOf(DeviceImageView<const T> src
 
     auto run = [&](auto minFirst, auto twoStage) {
         constexpr bool kMin = decltype(minFirst)::value, kTwo = decltype(twoStage)::value;
-        auto* kernel = threads == 512 ? &tileSweepKernel<T, Values, kMin, kTwo, 512>
-                                      : &tileSweepKernel<T, Values, kMin, kTwo, 256>;
+        auto* kernel = threads == 1024  ? &tileSweepKernel<T, Values, kMin, kTwo, 1024>
+                       : threads == 512 ? &tileSweepKernel<T, Values, kMin, kTwo, 512>
+                                        : &tileSweepKernel<T, Values, kMin, kTwo, 256>;
         ctx.allowDynamicShared(kernel, l.total);
         int firstGroup = 0;
         for (int k0 = 0; k0 < N; k0 += kMaxTileAngles) {

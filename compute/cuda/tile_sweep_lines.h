@@ -26,37 +26,68 @@ using Window = StageWindow;
 template <class T, bool IsMin>
 using Op = ExtremeOp<T, IsMin>;
 
+// What a walk holds in registers: 32-bit words for 8- and 16-bit pixels (narrower values are
+// re-inserted into parts of a register at every step, about a tenth of the walk's
+// instructions), the pixel type itself otherwise.
+template <class T>
+using Work = std::conditional_t<std::is_unsigned_v<T> && (sizeof(T) < 4), unsigned, T>;
+
+template <class O>
+struct OpIsMin;
+template <class T, bool IsMin>
+struct OpIsMin<ExtremeOp<T, IsMin>> {
+    static constexpr bool value = IsMin;
+};
+
 // van Herk/Gil-Werman over a stream: push x_0, x_1, …; once a window [n − len + 1, n] is
 // complete, push returns true with its extreme. h holds len values (every Stride-th element,
 // a compile-time stride so that the compiler sees that h[k] and h[k + 1] differ and can
 // overlap their accesses): the suffixes of the previous block, overwritten in place by the
-// current block's values and turned into its suffixes when the block is complete.
+// current block's values and turned into its suffixes when the block is complete. fill and
+// full are push for a caller that knows the window is not yet (fill) or already (full)
+// complete, without the test.
 template <class T, class O, int Stride>
 struct StreamExtreme {
+    using W = Work<T>;
+    using WOp = ExtremeOp<W, OpIsMin<O>::value>;
     T* h;
     int len;
     int i = 0;  // position within the current block
     int n = 0;  // values pushed
-    T g{};      // prefix of the current block
+    W g{};      // prefix of the current block
 
-    LINESCOPE_HD bool push(T x, T& out) {
-        g = i == 0 ? x : O::apply(g, x);
+    LINESCOPE_HD bool push(W x, W& out) {
         const bool complete = n >= len - 1;
+        if (complete) out = full(x);
+        else fill(x);
+        return complete;
+    }
+    LINESCOPE_HD void fill(W x) {
+        g = i == 0 ? x : WOp::apply(g, x);
+        store(x);
+    }
+    LINESCOPE_HD W full(W x) {
+        g = i == 0 ? x : WOp::apply(g, x);
         // The window [n − len + 1, n] is the previous block's suffix from i + 1 and this block's prefix.
-        if (complete) out = i == len - 1 ? g : O::apply(h[(i + 1) * Stride], g);
-        h[i * Stride] = x;  // index i of the previous block was last read one push ago
+        const W out = i == len - 1 ? g : WOp::apply(static_cast<W>(h[(i + 1) * Stride]), g);
+        store(x);
+        return out;
+    }
+
+private:
+    LINESCOPE_HD void store(W x) {
+        h[i * Stride] = static_cast<T>(x);  // index i of the previous block was last read one push ago
         if (i == len - 1) {
-            T run = x;
+            W run = x;
             for (int k = len - 2; k >= 0; --k) {
-                run = O::apply(h[k * Stride], run);
-                h[k * Stride] = run;
+                run = WOp::apply(static_cast<W>(h[k * Stride]), run);
+                h[k * Stride] = static_cast<T>(run);
             }
             i = 0;
         } else {
             ++i;
         }
         ++n;
-        return complete;
     }
 };
 
@@ -161,6 +192,7 @@ LINESCOPE_HD void walkLine(const T* __restrict__ tileIn, const TileFrame& f, con
                            Window w1, Window w2, T* __restrict__ scratch, Emit&& emit) {
     using First = Op<T, MinFirst>;
     using Second = Op<T, !MinFirst>;
+    using W = Work<T>;
     const int len1 = w1.length(), len2 = TwoStage ? w2.length() : 1;
     const int reachRight = w1.right + (TwoStage ? w2.right : 0);
     StreamExtreme<T, First, Stride> s1{scratch, len1};
@@ -168,19 +200,31 @@ LINESCOPE_HD void walkLine(const T* __restrict__ tileIn, const TileFrame& f, con
     int row = (tS - f.tBase) * f.inT + (s.c - f.uBase) * f.inU;
     std::int32_t offset = tS * f.slope + f.phase;                    // off(t) = offset >> 16
     std::int32_t outOffset = (tS - reachRight) * f.slope + f.phase;  // the same at the output t − reachRight
-    for (int t = tS; t <= tE; ++t, row += f.inT, offset += f.slope, outOffset += f.slope) {
-        T x = First::neutral();
-        if (t >= s.lo && t <= s.hi) x = tileIn[row + (offset >> 16) * f.inU];
-        T e{};
-        if (!s1.push(x, e)) continue;
-        if constexpr (TwoStage) {
-            const int te = t - w1.right;  // the window [te − left, te + right] ends at t
-            if (te < s.lo || te > s.hi) e = Second::neutral();
-            T o{};
-            if (s2.push(e, o)) emit(t - reachRight, outOffset >> 16, o);
-        } else {
-            emit(t - reachRight, outOffset >> 16, e);
-        }
+    int t = tS;
+    auto input = [&]() -> W {
+        W x = static_cast<W>(First::neutral());
+        if (t >= s.lo && t <= s.hi) x = static_cast<W>(tileIn[row + (offset >> 16) * f.inU]);
+        return x;
+    };
+    auto firstOut = [&](W e) -> W {  // the first stage's output at te, neutral for the second outside the line
+        const int te = t - w1.right;  // the window [te − left, te + right] ends at t
+        return te < s.lo || te > s.hi ? static_cast<W>(Second::neutral()) : e;
+    };
+    auto next = [&]() {
+        ++t;
+        row += f.inT;
+        offset += f.slope;
+        outOffset += f.slope;
+    };
+    // The windows fill before the first output: len1 − 1 values, then (two stages) len2 − 1
+    // of the first stage's outputs; no step after that tests whether a window is complete.
+    const int fill1End = tS + len1 - 1, fill2End = fill1End + (TwoStage ? len2 - 1 : 0);
+    for (; t <= tE && t < fill1End; next()) s1.fill(input());
+    if constexpr (TwoStage) {
+        for (; t <= tE && t < fill2End; next()) s2.fill(firstOut(s1.full(input())));
+        for (; t <= tE; next()) emit(t - reachRight, outOffset >> 16, static_cast<T>(s2.full(firstOut(s1.full(input())))));
+    } else {
+        for (; t <= tE; next()) emit(t - reachRight, outOffset >> 16, static_cast<T>(s1.full(input())));
     }
 }
 

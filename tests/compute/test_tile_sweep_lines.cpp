@@ -226,6 +226,18 @@ private slots:
                 for (int i = n - len + 1; i <= n; ++i) want = std::min(want, x[i]);
                 QCOMPARE(out, want);
             }
+            // The same stream through fill (before the first window) and full (after).
+            std::vector<int> h2(len);
+            StreamExtreme<int, Op<int, true>, 1> f{h2.data(), len};
+            for (int n = 0; n < static_cast<int>(x.size()); ++n) {
+                if (n < len - 1) {
+                    f.fill(x[n]);
+                    continue;
+                }
+                int want = INT_MAX;
+                for (int i = n - len + 1; i <= n; ++i) want = std::min(want, x[i]);
+                QCOMPARE(f.full(x[n]), want);
+            }
         }
     }
 
