@@ -165,20 +165,35 @@ __global__ void __launch_bounds__(kTileThreads) tileSweepKernel(DeviceImageView<
         if (ta > tb) continue;
         typename Values::LaneSum sum = 0;
         const int corner = -f.t0 * accT + (s.c - f.u0) * accU;
-        tile::walkLine<T, MinFirst, TwoStage, kTileThreads>(
-            in, f, s, ta - reachLeft, tb + reachRight, prm.w1, prm.w2, scratch, [&](int t, int off, T v) {
-                if (t < s.ta || t > s.tb) return;
-                const int i = corner + t * accT + off * accU;
-                if constexpr (MinFirst) {
-                    foldMax(keys + i, Keys::key(v, k));
-                    atomicMin(other + i, Keys::ordered(v));
-                } else {
-                    foldMin(keys + i, Keys::key(v, k));
-                    atomicMax(other + i, Keys::ordered(v));
-                }
-                const int y = a.yMajor ? t : s.c + off;
-                if (y >= prm.keepBegin && y < prm.keepEnd) sum += values.sumTerm(v);
-            });
+        const Key angleBits = Keys::angleBits(k);
+        auto fold = [&](int t, int off, T v) {
+            const int i = corner + t * accT + off * accU;
+            const Key key = Keys::keyOf(v, angleBits);
+            if constexpr (MinFirst) {
+                foldMax(keys + i, key);
+                atomicMin(other + i, Keys::ordered(v));
+            } else {
+                foldMin(keys + i, key);
+                atomicMax(other + i, Keys::ordered(v));
+            }
+        };
+        // Outside zones every row counts in the spectrum: no row test a step.
+        if (prm.keepBegin <= 0 && prm.keepEnd >= H) {
+            tile::walkLine<T, MinFirst, TwoStage, kTileThreads>(
+                in, f, s, ta - reachLeft, tb + reachRight, prm.w1, prm.w2, scratch, [&](int t, int off, T v) {
+                    if (t < s.ta || t > s.tb) return;
+                    fold(t, off, v);
+                    sum += values.sumTerm(v);
+                });
+        } else {
+            tile::walkLine<T, MinFirst, TwoStage, kTileThreads>(
+                in, f, s, ta - reachLeft, tb + reachRight, prm.w1, prm.w2, scratch, [&](int t, int off, T v) {
+                    if (t < s.ta || t > s.tb) return;
+                    fold(t, off, v);
+                    const int y = a.yMajor ? t : s.c + off;
+                    if (y >= prm.keepBegin && y < prm.keepEnd) sum += values.sumTerm(v);
+                });
+        }
         SpectrumSum<typename Values::Out> total = sum;
         for (int d = 16; d > 0; d >>= 1) total += __shfl_down_sync(0xffffffffu, total, d);
         if (lane == 0)

@@ -52,31 +52,50 @@ struct StreamExtreme {
     using WOp = ExtremeOp<W, OpIsMin<O>::value>;
     T* h;
     int len;
-    int i = 0;  // position within the current block
-    int n = 0;  // values pushed
-    W g{};      // prefix of the current block
+    int i = 0;                 // position within the current block
+    int n = 0;                 // values pushed through push()
+    T* at = h;                 // h + i · Stride
+    W g = WOp::neutral();      // prefix of the current block (neutral at its start)
 
     LINESCOPE_HD bool push(W x, W& out) {
         const bool complete = n >= len - 1;
         if (complete) out = full(x);
         else fill(x);
+        ++n;
         return complete;
     }
+    // Pushes before the one that ends the current block.
+    LINESCOPE_HD int room() const { return len - 1 - i; }
+    // fill and full for a push that does not end the block (room() > 0): no test at all.
+    LINESCOPE_HD void fillInBlock(W x) {
+        g = WOp::apply(g, x);
+        *at = static_cast<T>(x);
+        ++i;
+        at += Stride;
+    }
+    LINESCOPE_HD W fullInBlock(W x) {
+        g = WOp::apply(g, x);
+        const W out = WOp::apply(static_cast<W>(at[Stride]), g);
+        *at = static_cast<T>(x);
+        ++i;
+        at += Stride;
+        return out;
+    }
     LINESCOPE_HD void fill(W x) {
-        g = i == 0 ? x : WOp::apply(g, x);
+        g = WOp::apply(g, x);
         store(x);
     }
     LINESCOPE_HD W full(W x) {
-        g = i == 0 ? x : WOp::apply(g, x);
+        g = WOp::apply(g, x);
         // The window [n − len + 1, n] is the previous block's suffix from i + 1 and this block's prefix.
-        const W out = i == len - 1 ? g : WOp::apply(static_cast<W>(h[(i + 1) * Stride]), g);
+        const W out = i == len - 1 ? g : WOp::apply(static_cast<W>(at[Stride]), g);
         store(x);
         return out;
     }
 
 private:
     LINESCOPE_HD void store(W x) {
-        h[i * Stride] = static_cast<T>(x);  // index i of the previous block was last read one push ago
+        *at = static_cast<T>(x);  // index i of the previous block was last read one push ago
         if (i == len - 1) {
             W run = x;
             for (int k = len - 2; k >= 0; --k) {
@@ -84,10 +103,12 @@ private:
                 h[k * Stride] = static_cast<T>(run);
             }
             i = 0;
+            at = h;
+            g = WOp::neutral();
         } else {
             ++i;
+            at += Stride;
         }
-        ++n;
     }
 };
 
@@ -120,9 +141,9 @@ struct SweepKeys {
             return static_cast<T>(o);
         }
     }
-    LINESCOPE_HD static Key key(T v, int k) {
-        return (static_cast<Key>(ordered(v)) << 16) | static_cast<Key>(BestIsMax ? 0xFFFF - k : k);
-    }
+    LINESCOPE_HD static Key angleBits(int k) { return static_cast<Key>(BestIsMax ? 0xFFFF - k : k); }
+    LINESCOPE_HD static Key keyOf(T v, Key angle) { return (static_cast<Key>(ordered(v)) << 16) | angle; }
+    LINESCOPE_HD static Key key(T v, int k) { return keyOf(v, angleBits(k)); }
     LINESCOPE_HD static T keyValue(Key key) { return value(static_cast<unsigned>(key >> 16)); }
     LINESCOPE_HD static std::uint16_t keyAngle(Key key) {
         const auto low = static_cast<unsigned>(key & 0xFFFF);
@@ -216,15 +237,44 @@ LINESCOPE_HD void walkLine(const T* __restrict__ tileIn, const TileFrame& f, con
         offset += f.slope;
         outOffset += f.slope;
     };
-    // The windows fill before the first output: len1 − 1 values, then (two stages) len2 − 1
-    // of the first stage's outputs; no step after that tests whether a window is complete.
-    const int fill1End = tS + len1 - 1, fill2End = fill1End + (TwoStage ? len2 - 1 : 0);
-    for (; t <= tE && t < fill1End; next()) s1.fill(input());
+    // The windows fill before the first output: len1 − 1 values (no block of the first stage
+    // ends among them), then (two stages) len2 − 1 of the first stage's outputs; no step after
+    // that tests whether a window is complete. Each phase runs in stretches of steps that end
+    // no block (no test a step), each followed by one step that may.
+    const int end = tE + 1;
+    const int fill1End = end < tS + len1 - 1 ? end : tS + len1 - 1;
+    for (; t < fill1End; next()) s1.fillInBlock(input());
+    auto stretch = [&](int phaseEnd) {
+        int n = s1.room();
+        if constexpr (TwoStage) n = n < s2.room() ? n : s2.room();
+        return n < phaseEnd - t ? n : phaseEnd - t;
+    };
     if constexpr (TwoStage) {
-        for (; t <= tE && t < fill2End; next()) s2.fill(firstOut(s1.full(input())));
-        for (; t <= tE; next()) emit(t - reachRight, outOffset >> 16, static_cast<T>(s2.full(firstOut(s1.full(input())))));
+        const int fill2End = end < fill1End + len2 - 1 ? end : fill1End + len2 - 1;
+        while (t < fill2End) {
+            for (int n = stretch(fill2End); n > 0; --n, next()) s2.fillInBlock(firstOut(s1.fullInBlock(input())));
+            if (t < fill2End) {
+                s2.fill(firstOut(s1.full(input())));
+                next();
+            }
+        }
+        while (t < end) {
+            for (int n = stretch(end); n > 0; --n, next())
+                emit(t - reachRight, outOffset >> 16, static_cast<T>(s2.fullInBlock(firstOut(s1.fullInBlock(input())))));
+            if (t < end) {
+                emit(t - reachRight, outOffset >> 16, static_cast<T>(s2.full(firstOut(s1.full(input())))));
+                next();
+            }
+        }
     } else {
-        for (; t <= tE; next()) emit(t - reachRight, outOffset >> 16, static_cast<T>(s1.full(input())));
+        while (t < end) {
+            for (int n = stretch(end); n > 0; --n, next())
+                emit(t - reachRight, outOffset >> 16, static_cast<T>(s1.fullInBlock(input())));
+            if (t < end) {
+                emit(t - reachRight, outOffset >> 16, static_cast<T>(s1.full(input())));
+                next();
+            }
+        }
     }
 }
 
