@@ -210,7 +210,7 @@ TileShape tileShape(const SweepRequest& req, int W, int H, const CudaContext& ct
 
 // A float image with at most 65,536 distinct values whose segment suits the tile sweep runs
 // as 16-bit ranks (float_ranks.h) when the memory allows: the float tile sweep needs 64-bit
-// keys and small squares, and the band kernel takes 2.4 times the time of 8-bit images.
+// keys and small squares (H200, 640² λ 41: 1.32 ms against 0.68 through ranks).
 template <class T>
 std::optional<DeviceSweepResult<float>> rankedSweep(DeviceImageView<const T> src, const SweepRequest& req,
                                                     CudaContext& ctx, const ZoneFrame& frame) {

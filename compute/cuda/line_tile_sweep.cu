@@ -296,9 +296,6 @@ TileShape tileShapeFor(const SweepRequest& req, int width, int height, const Cud
     const std::size_t all = ctx.sharedMemoryPerBlock() - 1024;
     const int forcedSide = forcedSetting("LINESCOPE_TILE_SIDE");
     const int forcedThreads = forcedSetting("LINESCOPE_TILE_THREADS");
-    // float32: 64-bit keys and 4-byte pixels leave small squares, and the band kernel is
-    // faster (H200, 640² λ 41: 1.89 against 2.59 ms); the tile sweep takes them only when forced.
-    if (std::is_floating_point_v<T> && forcedSide == 0 && forcedThreads == 0) return shape;
     // A cost fitted to measurements (tests/bench/band-kernel-notes.md, 2026-11-28): the steps
     // walked for each output, 1 + 1.44 · 2 · margin / side (the lines crossing a square, on
     // average over the angles, times the margin walked at both ends), weigh more than their
@@ -311,6 +308,10 @@ TileShape tileShapeFor(const SweepRequest& req, int width, int height, const Cud
             if (forcedSide > 0 && side != forcedSide) continue;
             // Below this, the margin's reads outweigh the square's: the band kernel is faster.
             if (forcedSide == 0 && margin > side) continue;
+            // float32: 64-bit keys and 4-byte pixels leave small squares (64 at λ 41, on 8
+            // warps), which still beat the band kernel (H200, λ 41: 640² 1.32 against 2.04 ms,
+            // 3840×2160 21.8 against 36.6) but not with wider margins.
+            if (std::is_floating_point_v<T> && forcedSide == 0 && 4 * margin > 3 * side) continue;
             const Layout l = layoutOf<T>(side, margin, scratch, threads);
             if (l.total > all) continue;
             const int warps = blocksPerMultiprocessor(l.total, threads, ctx) * threads / 32;
