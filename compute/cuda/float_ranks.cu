@@ -52,7 +52,7 @@ __global__ void ranksOf(DeviceImageView<const float> src, const unsigned* __rest
 
 // The working memory of one ranking, laid out in the Temp2 and Scratch buffers.
 struct RankLayout {
-    std::size_t keysBytes = 0, sortBytes = 0, cubBytes = 0;
+    std::size_t keysBytes = 0, cubBytes = 0;
     std::size_t temp2 = 0, scratch = 0;
 };
 
