@@ -3,6 +3,7 @@
 // unique keys.
 #include "compute/cuda/float_ranks.h"
 
+#include "compute/cuda/classic_pixel.cuh"
 #include "compute/cuda/cuda_check.h"
 #include "compute/pixel_rules.h"
 
@@ -15,32 +16,25 @@ namespace linescope::cuda {
 
 namespace {
 
-// Floats to unsigned integers in their order (the sign bit flipped, or every bit of a
-// negative value), and back.
-__device__ inline unsigned orderedKey(float v) {
-    const unsigned b = __float_as_uint(canonical(v));
-    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-}
-__device__ inline float keyValue(unsigned k) {
-    return __uint_as_float((k & 0x80000000u) ? (k & 0x7FFFFFFFu) : ~k);
-}
+// A pixel's key: its value as read by every kernel (−0 as +0), in float order.
+__device__ inline unsigned keyOf(float v) { return classic::orderedKey(canonical(v)); }
 
 __global__ void keysOf(DeviceImageView<const float> src, unsigned* keys) {
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-    if (x < src.width) keys[static_cast<std::size_t>(y) * src.width + x] = orderedKey(src.at(x, y));
+    if (x < src.width) keys[static_cast<std::size_t>(y) * src.width + x] = keyOf(src.at(x, y));
 }
 
 // values[r] for every rank; `distinct` read on the device, so that no launch waits for it.
 __global__ void valuesOf(const unsigned* unique, const int* distinct, float* values) {
     const int r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r < *distinct) values[r] = keyValue(unique[r]);
+    if (r < *distinct) values[r] = classic::fromOrderedKey<float>(unique[r]);
 }
 
 __global__ void ranksOf(DeviceImageView<const float> src, const unsigned* __restrict__ unique, int distinct,
                         DeviceImageView<std::uint16_t> ranks) {
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
     if (x >= src.width) return;
-    const unsigned k = orderedKey(src.at(x, y));
+    const unsigned k = keyOf(src.at(x, y));
     int lo = 0, hi = distinct - 1;  // unique[lo] ≤ k ≤ unique[hi]: k is one of them
     while (lo < hi) {
         const int mid = (lo + hi) >> 1;
