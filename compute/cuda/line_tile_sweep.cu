@@ -58,14 +58,14 @@ struct OwnValues {
     using Out = T;
     // A lane folds at most `side` outputs an item: 32 bits hold an integer image's sum.
     using LaneSum = std::conditional_t<std::is_floating_point_v<T>, double, unsigned>;
-    __device__ LaneSum sumTerm(T v) const { return static_cast<LaneSum>(v); }
+    __device__ LaneSum sumTerm(tile::Work<T> v) const { return static_cast<LaneSum>(v); }
     __device__ Out value(T v) const { return v; }
 };
 struct RankedValues {
     using Out = float;
     using LaneSum = double;
     const float* table = nullptr;  // table[r]: the value of rank r
-    __device__ double sumTerm(std::uint16_t r) const { return __ldg(table + r); }
+    __device__ double sumTerm(unsigned r) const { return __ldg(table + r); }  // a Work word of a rank
     __device__ float value(std::uint16_t r) const { return __ldg(table + r); }
 };
 
@@ -89,10 +89,25 @@ __device__ inline int warpMax(int v) {
     return v;
 }
 
-__device__ inline void foldMax(unsigned* p, unsigned v) { atomicMax(p, v); }
-__device__ inline void foldMin(unsigned* p, unsigned v) { atomicMin(p, v); }
-__device__ inline void foldMax(unsigned long long* p, unsigned long long v) { atomicMax(p, v); }
-__device__ inline void foldMin(unsigned long long* p, unsigned long long v) { atomicMin(p, v); }
+// Folds into an accumulator at a 32-bit shared-memory address (red: an atomic whose old
+// value nobody reads). The kernel keeps each line's two accumulator addresses in registers and
+// adds an element's offset: written as pointers, the compiler rebuilt both from the shared
+// window's base and the layout's offsets at every output (a tenth of a step's instructions).
+__device__ inline void foldMax(unsigned a, unsigned v) {
+    asm volatile("red.shared.max.u32 [%0], %1;" ::"r"(a), "r"(v) : "memory");
+}
+__device__ inline void foldMin(unsigned a, unsigned v) {
+    asm volatile("red.shared.min.u32 [%0], %1;" ::"r"(a), "r"(v) : "memory");
+}
+__device__ inline void foldMax(unsigned a, unsigned long long v) {
+    asm volatile("red.shared.max.u64 [%0], %1;" ::"r"(a), "l"(v) : "memory");
+}
+__device__ inline void foldMin(unsigned a, unsigned long long v) {
+    asm volatile("red.shared.min.u64 [%0], %1;" ::"r"(a), "l"(v) : "memory");
+}
+// v itself, as a value the compiler cannot recompute from its inputs (a shuffle from the
+// thread's own lane): what is computed once an item then stays in a register for its walk.
+__device__ inline unsigned pinned(unsigned v) { return __shfl_sync(0xffffffffu, v, threadIdx.x & 31); }
 
 template <class T, class Values, bool MinFirst, bool TwoStage, int kTileThreads>
 __global__ void __launch_bounds__(kTileThreads) tileSweepKernel(DeviceImageView<const T> src,
@@ -164,31 +179,35 @@ __global__ void __launch_bounds__(kTileThreads) tileSweepKernel(DeviceImageView<
         const int tb = warpMax(s.active() ? s.tb : INT_MIN);
         if (ta > tb) continue;
         typename Values::LaneSum sum = 0;
+        // The line's accumulators from the output square's corner: an output at (t, off) is
+        // element t · accT + off · accU of both.
         const int corner = -f.t0 * accT + (s.c - f.u0) * accU;
-        const Key angleBits = Keys::angleBits(k);
-        auto fold = [&](int t, int off, T v) {
-            const int i = corner + t * accT + off * accU;
-            const Key key = Keys::keyOf(v, angleBits);
+        constexpr unsigned kKeyBytes = sizeof(Key), kOtherBytes = sizeof(unsigned);
+        const unsigned lineKeys = pinned(static_cast<unsigned>(__cvta_generic_to_shared(keys)) + corner * kKeyBytes);
+        const unsigned lineOther = pinned(static_cast<unsigned>(__cvta_generic_to_shared(other)) + corner * kOtherBytes);
+        const auto angleBits = static_cast<Key>(pinned(static_cast<unsigned>(Keys::angleBits(k))));
+        using Work = tile::Work<T>;
+        auto fold = [&](int t, int off, Work v) {
+            const unsigned i = t * accT + off * accU;
+            const Key key = Keys::keyOfWork(v, angleBits);
             if constexpr (MinFirst) {
-                foldMax(keys + i, key);
-                atomicMin(other + i, Keys::ordered(v));
+                foldMax(lineKeys + i * kKeyBytes, key);
+                foldMin(lineOther + i * kOtherBytes, Keys::orderedWork(v));
             } else {
-                foldMin(keys + i, key);
-                atomicMax(other + i, Keys::ordered(v));
+                foldMin(lineKeys + i * kKeyBytes, key);
+                foldMax(lineOther + i * kOtherBytes, Keys::orderedWork(v));
             }
         };
         // Outside zones every row counts in the spectrum: no row test a step.
         if (prm.keepBegin <= 0 && prm.keepEnd >= H) {
             tile::walkLine<T, MinFirst, TwoStage, kTileThreads>(
-                in, f, s, ta - reachLeft, tb + reachRight, prm.w1, prm.w2, scratch, [&](int t, int off, T v) {
-                    if (t < s.ta || t > s.tb) return;
+                in, f, s, ta - reachLeft, tb + reachRight, prm.w1, prm.w2, scratch, [&](int t, int off, Work v) {
                     fold(t, off, v);
                     sum += values.sumTerm(v);
                 });
         } else {
             tile::walkLine<T, MinFirst, TwoStage, kTileThreads>(
-                in, f, s, ta - reachLeft, tb + reachRight, prm.w1, prm.w2, scratch, [&](int t, int off, T v) {
-                    if (t < s.ta || t > s.tb) return;
+                in, f, s, ta - reachLeft, tb + reachRight, prm.w1, prm.w2, scratch, [&](int t, int off, Work v) {
                     fold(t, off, v);
                     const int y = a.yMajor ? t : s.c + off;
                     if (y >= prm.keepBegin && y < prm.keepEnd) sum += values.sumTerm(v);

@@ -144,6 +144,15 @@ struct SweepKeys {
     LINESCOPE_HD static Key angleBits(int k) { return static_cast<Key>(BestIsMax ? 0xFFFF - k : k); }
     LINESCOPE_HD static Key keyOf(T v, Key angle) { return (static_cast<Key>(ordered(v)) << 16) | angle; }
     LINESCOPE_HD static Key key(T v, int k) { return keyOf(v, angleBits(k)); }
+    // The same from a walk's Work<T> word, which holds a value of T: an integer's word is
+    // already its order (no truncation to T on the way).
+    LINESCOPE_HD static unsigned orderedWork(Work<T> v) {
+        if constexpr (std::is_floating_point_v<T>) return ordered(v);
+        else return v;
+    }
+    LINESCOPE_HD static Key keyOfWork(Work<T> v, Key angle) {
+        return (static_cast<Key>(orderedWork(v)) << 16) + angle;  // disjoint bits: one multiply-add
+    }
     LINESCOPE_HD static T keyValue(Key key) { return value(static_cast<unsigned>(key >> 16)); }
     LINESCOPE_HD static std::uint16_t keyAngle(Key key) {
         const auto low = static_cast<unsigned>(key & 0xFFFF);
@@ -203,11 +212,15 @@ LINESCOPE_HD inline LineSpan lineSpan(const TileFrame& f, int c, int reachLeft, 
 }
 
 // Walks line s over t ∈ [tS, tE] (shared by the lines of a warp, covering each one's
-// [ta − reachLeft, tb + reachRight]) and calls emit(t, off(t), value) for every t ∈
-// [tS + reachLeft, tE − reachRight]; values at t ∉ [s.ta, s.tb] are not the operator's and
-// must be ignored. Inputs outside [lo, hi] are the first stage's neutral value (outside the
-// image, or beyond any output's reach), and so are the first stage's outputs there for the
-// second stage. The offsets are stepped in 32 bits: the caller keeps |t| · 2^16 + φ below 2^31.
+// [ta − reachLeft, tb + reachRight]) and calls emit(t, off(t), value) for the line's outputs,
+// t ∈ [s.ta, s.tb], in increasing t; value is the pixel type's Work word. Inputs outside
+// [lo, hi] are the first stage's neutral value (outside the image, or beyond any output's
+// reach), and so are the first stage's outputs there for the second stage. The offsets are
+// stepped in 32 bits: the caller keeps |t| · 2^16 + φ below 2^31.
+//
+// Every range test of a step compares the walk's position t with bounds shifted once, before
+// the walk (an input at t, the first stage's output at t − w1.right, the operator's output
+// at t − reachRight): the kernel is bound by the instructions of these steps.
 template <class T, bool MinFirst, bool TwoStage, int Stride, class Emit>
 LINESCOPE_HD void walkLine(const T* __restrict__ tileIn, const TileFrame& f, const LineSpan& s, int tS, int tE,
                            Window w1, Window w2, T* __restrict__ scratch, Emit&& emit) {
@@ -216,6 +229,8 @@ LINESCOPE_HD void walkLine(const T* __restrict__ tileIn, const TileFrame& f, con
     using W = Work<T>;
     const int len1 = w1.length(), len2 = TwoStage ? w2.length() : 1;
     const int reachRight = w1.right + (TwoStage ? w2.right : 0);
+    const int firstLo = s.lo + w1.right, firstHi = s.hi + w1.right;  // the first stage's output in the line
+    const int outLo = s.ta + reachRight, outHi = s.tb + reachRight;  // the operator's output in the square
     StreamExtreme<T, First, Stride> s1{scratch, len1};
     StreamExtreme<T, Second, Stride> s2{scratch + len1 * Stride, len2};
     int row = (tS - f.tBase) * f.inT + (s.c - f.uBase) * f.inU;
@@ -227,9 +242,11 @@ LINESCOPE_HD void walkLine(const T* __restrict__ tileIn, const TileFrame& f, con
         if (t >= s.lo && t <= s.hi) x = static_cast<W>(tileIn[row + (offset >> 16) * f.inU]);
         return x;
     };
-    auto firstOut = [&](W e) -> W {  // the first stage's output at te, neutral for the second outside the line
-        const int te = t - w1.right;  // the window [te − left, te + right] ends at t
-        return te < s.lo || te > s.hi ? static_cast<W>(Second::neutral()) : e;
+    auto firstOut = [&](W e) -> W {  // neutral for the second stage outside the line
+        return t < firstLo || t > firstHi ? static_cast<W>(Second::neutral()) : e;
+    };
+    auto output = [&](W v) {
+        if (t >= outLo && t <= outHi) emit(t - reachRight, outOffset >> 16, v);
     };
     auto next = [&]() {
         ++t;
@@ -244,34 +261,34 @@ LINESCOPE_HD void walkLine(const T* __restrict__ tileIn, const TileFrame& f, con
     const int end = tE + 1;
     const int fill1End = end < tS + len1 - 1 ? end : tS + len1 - 1;
     for (; t < fill1End; next()) s1.fillInBlock(input());
-    auto stretch = [&](int phaseEnd) {
+    auto stretchEnd = [&](int phaseEnd) {
         int n = s1.room();
         if constexpr (TwoStage) n = n < s2.room() ? n : s2.room();
-        return n < phaseEnd - t ? n : phaseEnd - t;
+        return n < phaseEnd - t ? t + n : phaseEnd;
     };
     if constexpr (TwoStage) {
         const int fill2End = end < fill1End + len2 - 1 ? end : fill1End + len2 - 1;
         while (t < fill2End) {
-            for (int n = stretch(fill2End); n > 0; --n, next()) s2.fillInBlock(firstOut(s1.fullInBlock(input())));
+            for (const int stop = stretchEnd(fill2End); t < stop; next())
+                s2.fillInBlock(firstOut(s1.fullInBlock(input())));
             if (t < fill2End) {
                 s2.fill(firstOut(s1.full(input())));
                 next();
             }
         }
         while (t < end) {
-            for (int n = stretch(end); n > 0; --n, next())
-                emit(t - reachRight, outOffset >> 16, static_cast<T>(s2.fullInBlock(firstOut(s1.fullInBlock(input())))));
+            for (const int stop = stretchEnd(end); t < stop; next())
+                output(s2.fullInBlock(firstOut(s1.fullInBlock(input()))));
             if (t < end) {
-                emit(t - reachRight, outOffset >> 16, static_cast<T>(s2.full(firstOut(s1.full(input())))));
+                output(s2.full(firstOut(s1.full(input()))));
                 next();
             }
         }
     } else {
         while (t < end) {
-            for (int n = stretch(end); n > 0; --n, next())
-                emit(t - reachRight, outOffset >> 16, static_cast<T>(s1.fullInBlock(input())));
+            for (const int stop = stretchEnd(end); t < stop; next()) output(s1.fullInBlock(input()));
             if (t < end) {
-                emit(t - reachRight, outOffset >> 16, static_cast<T>(s1.full(input())));
+                output(s1.full(input()));
                 next();
             }
         }

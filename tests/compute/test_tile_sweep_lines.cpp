@@ -99,9 +99,11 @@ SweepResult<T> emulate(const Image<T>& img, const SweepRequest& req, const Sched
                         const LineSpan& s = spans[lane];
                         walkLine<T, MinFirst, TwoStage, 32>(
                             tileIn.data(), f, s, ta - st.reachLeft(), tb + st.reachRight(), st.first, st.second,
-                            scratch.data() + lane, [&](int t, int off, T v) {
-                                if (t < s.ta || t > s.tb) return;
+                            scratch.data() + lane, [&](int t, int off, Work<T> w) {
+                                if (t < s.ta || t > s.tb) throw Error("walkLine emitted outside the line's outputs");
                                 if (off != f.off(t)) throw Error("walkLine passed a wrong offset");
+                                const T v = static_cast<T>(w);
+                                if (static_cast<Work<T>>(v) != w) throw Error("walkLine's word is not a pixel value");
                                 const int u = s.c + off;
                                 const int i = (t - f.t0) * f.accT + (u - f.u0) * f.accU;
                                 const Key key = Keys::key(v, k);
@@ -285,6 +287,7 @@ private slots:
                 check<T>(70, 90, rng(), op, 64, AngleSet{3, 11, 17}, {64, 5}, test::ImageKind::FewLevels, failures);
                 check<T>(33, 65, rng(), op, 1, AngleSet{0, 45, 4}, {32, 3}, test::ImageKind::Noise, failures);
                 check<T>(64, 64, rng(), op, 200, AngleSet{10, 20, 9}, {32, 4}, test::ImageKind::Blocky, failures);
+                check<T>(160, 120, rng(), op, 11, AngleSet{0, 3, 60}, {32, 1000}, test::ImageKind::Noise, failures);
             }
         };
         if (type == 0) run(std::uint8_t{});
