@@ -1,8 +1,9 @@
 // The smallest and largest pixel of a device plane as unsigned keys that order as the values
-// do (floats' sign-magnitude bits flipped into two's-complement order; integers as they are),
+// do (classic::orderedKey),
 // reduced on the device so that a consumer on the device reads them without a host trip.
 #pragma once
 
+#include "compute/cuda/classic_pixel.cuh"
 #include "compute/cuda/cuda_check.h"
 #include "compute/cuda/device_image.h"
 
@@ -16,18 +17,6 @@
 namespace linescope::cuda {
 namespace {
 
-// Keys that order as the values do, for every pixel type (floats: the sign-magnitude bits
-// flipped into two's-complement order), so that one pair of unsigned atomics finds both ends.
-template <class T>
-__device__ unsigned orderedKey(T v) {
-    if constexpr (std::is_same_v<T, float>) {
-        const unsigned b = __float_as_uint(v);
-        return (b & 0x80000000u) ? ~b : b | 0x80000000u;
-    } else {
-        return static_cast<unsigned>(v);
-    }
-}
-
 template <class T>
 __global__ void minMaxOfPlane(DeviceImageView<const T> plane, unsigned* out) {
     using Reduce = cub::BlockReduce<unsigned, 256>;
@@ -35,7 +24,8 @@ __global__ void minMaxOfPlane(DeviceImageView<const T> plane, unsigned* out) {
     unsigned lo = ~0u, hi = 0;
     const long long n = static_cast<long long>(plane.width) * plane.height;
     for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += 256LL * gridDim.x) {
-        const unsigned k = orderedKey(plane.at(static_cast<int>(i % plane.width), static_cast<int>(i / plane.width)));
+        const int x = static_cast<int>(i % plane.width), y = static_cast<int>(i / plane.width);
+        const unsigned k = classic::orderedKey(plane.at(x, y));
         lo = min(lo, k);
         hi = max(hi, k);
     }

@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -95,21 +94,12 @@ __global__ void strengthOf(DeviceImageView<const T> sup, DeviceImageView<const T
 // viewport's kernels: no trip through the host).
 template <class T>
 __global__ void maxKeyAsFloat(const unsigned* keys, float* out) {
-    const unsigned k = keys[1];
-    if constexpr (std::is_same_v<T, float>) *out = __uint_as_float((k & 0x80000000u) ? k & 0x7fffffffu : ~k);
-    else *out = static_cast<float>(k);
+    *out = static_cast<float>(classic::fromOrderedKey<T>(keys[1]));
 }
 
 template <class T>
 double valueOfKey(unsigned k) {
-    if constexpr (std::is_same_v<T, float>) {
-        const unsigned b = (k & 0x80000000u) ? k & 0x7fffffffu : ~k;
-        float f;
-        std::memcpy(&f, &b, sizeof f);
-        return f;
-    } else {
-        return static_cast<double>(k);
-    }
+    return static_cast<double>(classic::fromOrderedKey<T>(k));
 }
 
 template <class T>

@@ -11,13 +11,13 @@
 // positions in step, so that a warp's reads are one row (or column) of the tile.
 #pragma once
 
+#include "compute/cuda/classic_pixel.cuh"
 #include "compute/host_device.h"
 #include "compute/line_band_extent.h"
 #include "compute/line_stages.h"
 #include "compute/pixel_rules.h"
 
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 namespace linescope::cuda::tile {
@@ -117,35 +117,16 @@ private:
 // orientation follows above the angle index (stored as 0xFFFF − k when the extreme is a
 // maximum), so the largest key (smallest for a minimum) is the extreme with its smallest k;
 // `other` holds the opposite extreme. Values are mapped to unsigned integers in their order
-// (floats: the sign bit flipped, or all bits for negative values; −0 never occurs here).
+// by classic::orderedKey (−0 never occurs here).
 template <class T, bool BestIsMax>
 struct SweepKeys {
     using Key = std::conditional_t<std::is_floating_point_v<T>, unsigned long long, unsigned>;
 
-    LINESCOPE_HD static unsigned ordered(T v) {
-        if constexpr (std::is_floating_point_v<T>) {
-            unsigned b = 0;
-            std::memcpy(&b, &v, sizeof b);
-            return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-        } else {
-            return static_cast<unsigned>(v);
-        }
-    }
-    LINESCOPE_HD static T value(unsigned o) {
-        if constexpr (std::is_floating_point_v<T>) {
-            const unsigned b = (o & 0x80000000u) ? (o & 0x7FFFFFFFu) : ~o;
-            T v;
-            std::memcpy(&v, &b, sizeof v);
-            return v;
-        } else {
-            return static_cast<T>(o);
-        }
-    }
+    LINESCOPE_HD static unsigned ordered(T v) { return classic::orderedKey(v); }
+    LINESCOPE_HD static T value(unsigned o) { return classic::fromOrderedKey<T>(o); }
     LINESCOPE_HD static Key angleBits(int k) { return static_cast<Key>(BestIsMax ? 0xFFFF - k : k); }
-    LINESCOPE_HD static Key keyOf(T v, Key angle) { return (static_cast<Key>(ordered(v)) << 16) | angle; }
-    LINESCOPE_HD static Key key(T v, int k) { return keyOf(v, angleBits(k)); }
-    // The same from a walk's Work<T> word, which holds a value of T: an integer's word is
-    // already its order (no truncation to T on the way).
+    // ordered and keyOf of a walk's Work<T> word, which holds a value of T: an integer's word
+    // is already its order (no truncation to T on the way).
     LINESCOPE_HD static unsigned orderedWork(Work<T> v) {
         if constexpr (std::is_floating_point_v<T>) return ordered(v);
         else return v;
@@ -153,6 +134,8 @@ struct SweepKeys {
     LINESCOPE_HD static Key keyOfWork(Work<T> v, Key angle) {
         return (static_cast<Key>(orderedWork(v)) << 16) + angle;  // disjoint bits: one multiply-add
     }
+    LINESCOPE_HD static Key keyOf(T v, Key angle) { return keyOfWork(static_cast<Work<T>>(v), angle); }
+    LINESCOPE_HD static Key key(T v, int k) { return keyOf(v, angleBits(k)); }
     LINESCOPE_HD static T keyValue(Key key) { return value(static_cast<unsigned>(key >> 16)); }
     LINESCOPE_HD static std::uint16_t keyAngle(Key key) {
         const auto low = static_cast<unsigned>(key & 0xFFFF);
@@ -220,7 +203,7 @@ LINESCOPE_HD inline LineSpan lineSpan(const TileFrame& f, int c, int reachLeft, 
 //
 // Every range test of a step compares the walk's position t with bounds shifted once, before
 // the walk (an input at t, the first stage's output at t − w1.right, the operator's output
-// at t − reachRight): the kernel is bound by the instructions of these steps.
+// at t − reachRight): most of the kernel's instructions are these steps.
 template <class T, bool MinFirst, bool TwoStage, int Stride, class Emit>
 LINESCOPE_HD void walkLine(const T* __restrict__ tileIn, const TileFrame& f, const LineSpan& s, int tS, int tE,
                            Window w1, Window w2, T* __restrict__ scratch, Emit&& emit) {
