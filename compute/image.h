@@ -3,10 +3,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace linescope {
@@ -67,6 +70,29 @@ struct ImageView {
     std::size_t pixelCount() const { return static_cast<std::size_t>(width) * static_cast<std::size_t>(height); }
 };
 
+namespace detail {
+// Value-initialization as default-initialization: a vector resized with it leaves its new
+// pixels unwritten (no pass over memory that the caller overwrites anyway).
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+    template <class U>
+    struct rebind {
+        using other = DefaultInitAllocator<U>;
+    };
+    DefaultInitAllocator() = default;
+    template <class U>
+    DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+    template <class U>
+    void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... A>
+    void construct(U* p, A&&... a) {
+        ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+    }
+};
+}  // namespace detail
+
 // An owned, densely packed image.
 template <class T>
 class Image {
@@ -74,8 +100,18 @@ class Image {
 public:
     Image() = default;
     Image(int w, int h, T fill = T{}) : width_(w), height_(h) {
-        if (w < 0 || h < 0) throw Error("image size must not be negative");
+        checkSize(w, h);
         pixels_.assign(static_cast<std::size_t>(w) * static_cast<std::size_t>(h), fill);
+    }
+    // An image whose pixels hold whatever the memory held: for buffers that are written whole
+    // before they are read (each pass of a fill costs as much as a fast kernel's pass).
+    static Image unwritten(int w, int h) {
+        Image img;
+        checkSize(w, h);
+        img.width_ = w;
+        img.height_ = h;
+        img.pixels_.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
+        return img;
     }
     int width() const { return width_; }
     int height() const { return height_; }
@@ -99,12 +135,15 @@ public:
     }
 
 private:
+    static void checkSize(int w, int h) {
+        if (w < 0 || h < 0) throw Error("image size must not be negative");
+    }
     std::size_t index(int x, int y) const {
         return static_cast<std::size_t>(y) * static_cast<std::size_t>(width_) + static_cast<std::size_t>(x);
     }
     int width_ = 0;
     int height_ = 0;
-    std::vector<T> pixels_;
+    std::vector<T, detail::DefaultInitAllocator<T>> pixels_;
 };
 
 namespace detail {

@@ -77,7 +77,7 @@ template <class T>
 void sweepByImages(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt, bool bySup,
                    SweepResult<T>& r) {
     const int W = src.width, H = src.height;
-    Image<T> gamma(W, H);
+    Image<T> gamma = Image<T>::unwritten(W, H);  // lineMorph writes every pixel
     std::vector<cpu::SpectrumTerm> rows(static_cast<std::size_t>(H));
     for (int k = 0; k < req.angles.count; ++k) {
         lineMorph<T>(req.op, src, gamma.view(), LineParams{req.angles.angle(k), req.length, req.kind}, opt);
@@ -102,20 +102,46 @@ void sweepByImages(ImageView<const T> src, const SweepRequest& req, const Engine
     }
 }
 
-// Angles [k0, k1) with `threads` workers inside each angle (cpu::ShearedRun: each angle's
-// strips fold straight into the running results).
+// The angles `ks` in their order, with `threads` workers inside each angle (cpu::ShearedRun:
+// each angle's strips fold straight into the running results).
 template <class T>
-cpu::PartialSweep<T> sweepAngles(ImageView<const T> src, ImageView<const T> srcT, const SweepRequest& req, int k0,
-                                 int k1, int threads, bool bySup, SweepResult<T>& r) {
+cpu::RunPlanes<T> sweepAngles(ImageView<const T> src, ImageView<const T> srcT, const SweepRequest& req,
+                              const std::vector<int>& ks, int threads, bool bySup, SweepResult<T>& r) {
     cpu::ShearedRun<T> run(src, srcT, req, threads, bySup);
-    for (int k = k0; k < k1; ++k) cpu::setSpectrum(r, k, run.step(k));
-    return run.finish(threads);
+    for (int k : ks) cpu::setSpectrum(r, k, run.step(k));
+    return run.take();
 }
 
-// The default. With many angles, each worker takes a contiguous share of them and runs
-// them alone (no synchronization per angle, and a float spectrum term is summed by one
-// worker, so it does not depend on the thread count); the shares are merged at the end.
-// With few angles, the workers share each angle's strips instead.
+// The angles in the order the workers share them: the flat ones (run on the transposed
+// image), then the upright ones, each in increasing k. A worker's contiguous share then
+// holds one layout, except where the share straddles the boundary, which is moved to it when
+// that unbalances the shares by at most a few angles: a worker with both layouts fills and
+// merges a second set of planes, which costs more than those angles.
+std::vector<std::vector<int>> shareAngles(const AngleSet& angles, int width, int height, int workers) {
+    std::vector<int> order;
+    for (int pass = 0; pass < 2; ++pass)
+        for (int k = 0; k < angles.count; ++k)
+            if (lineFamily(angles.angle(k), width, height).yMajor == (pass == 1)) order.push_back(k);
+    int flat = 0;
+    while (flat < angles.count && !lineFamily(angles.angle(order[static_cast<std::size_t>(flat)]), width, height).yMajor)
+        ++flat;
+    const int slack = std::max(1, angles.count / 32);
+    std::vector<std::vector<int>> shares(static_cast<std::size_t>(workers));
+    int begin = 0;
+    for (int w = 0; w < workers; ++w) {
+        int end = static_cast<int>(static_cast<long long>(angles.count) * (w + 1) / workers);
+        if (w + 1 < workers && std::abs(end - flat) <= slack && flat > begin) end = flat;
+        end = std::max(end, begin);  // a share moved forward may have reached past this one
+        shares[static_cast<std::size_t>(w)].assign(order.begin() + begin, order.begin() + end);
+        begin = end;
+    }
+    return shares;
+}
+
+// The default. With many angles, each worker takes a share of them and runs them alone (no
+// synchronization per angle, and a float spectrum term is summed by one worker, so it does
+// not depend on the thread count); the shares are merged at the end (any order: the merge
+// keeps the smaller k on ties). With few angles, the workers share each angle's strips.
 template <class T>
 void sweepSheared(ImageView<const T> src, const SweepRequest& req, const EngineOptions& opt, bool bySup,
                   SweepResult<T>& r) {
@@ -125,27 +151,26 @@ void sweepSheared(ImageView<const T> src, const SweepRequest& req, const EngineO
     for (int k = 0; k < count && !anyFlat; ++k) anyFlat = !lineFamily(req.angles.angle(k), W, H).yMajor;
     Image<T> srcT;
     if (anyFlat) {
-        srcT = Image<T>(H, W);
+        srcT = Image<T>::unwritten(H, W);
         cpu::transposeImage<T>(src, srcT.view(), opt.threads);
     }
-    // Each share holds two sets of planes; keep them within ~1 GiB together.
+    // Each share holds up to two sets of planes; keep them within ~1 GiB together.
     const double shareBytes = 2.0 * static_cast<double>(src.pixelCount()) * (2 * sizeof(T) + 2);
     const int memoryCap = std::max(1, static_cast<int>((1024.0 * 1024 * 1024) / shareBytes));
     const int workers = std::min({resolveThreads(opt.threads), memoryCap, count / 2});
-    cpu::PartialSweep<T> total;
+    std::vector<cpu::RunPlanes<T>> parts;
     if (workers <= 1) {
-        total = sweepAngles<T>(src, srcT.cview(), req, 0, count, opt.threads, bySup, r);
+        std::vector<int> all(static_cast<std::size_t>(count));
+        for (int k = 0; k < count; ++k) all[static_cast<std::size_t>(k)] = k;
+        parts.push_back(sweepAngles<T>(src, srcT.cview(), req, all, opt.threads, bySup, r));
     } else {
-        std::vector<cpu::PartialSweep<T>> parts(static_cast<std::size_t>(workers));
+        const auto shares = shareAngles(req.angles, W, H, workers);
+        parts.resize(static_cast<std::size_t>(workers));
         parallelFor(static_cast<std::size_t>(workers), workers, [&](std::size_t w0, std::size_t w1) {
-            for (std::size_t w = w0; w < w1; ++w) {
-                const int k0 = static_cast<int>(static_cast<std::size_t>(count) * w / static_cast<std::size_t>(workers));
-                const int k1 = static_cast<int>(static_cast<std::size_t>(count) * (w + 1) / static_cast<std::size_t>(workers));
-                parts[w] = sweepAngles<T>(src, srcT.cview(), req, k0, k1, 1, bySup, r);
-            }
+            for (std::size_t w = w0; w < w1; ++w) parts[w] = sweepAngles<T>(src, srcT.cview(), req, shares[w], 1, bySup, r);
         });
-        for (auto& p : parts) cpu::mergeInto(total, p, bySup, opt.threads);
     }
+    cpu::PartialSweep<T> total = cpu::combine(std::move(parts), bySup, opt.threads);
     r.sup = std::move(total.sup);
     r.inf = std::move(total.inf);
     r.argIndex = std::move(total.arg);
@@ -186,18 +211,19 @@ SweepResult<T> hostSweep(ImageView<const T> src, const SweepRequest& req, const 
     SweepResult<T> r;
     r.angles = req.angles;
     r.op = req.op;
-    r.sup = Image<T>(W, H);
-    r.inf = Image<T>(W, H);
-    r.argIndex = Image<std::uint16_t>(W, H, 0);
     r.spectrum.assign(static_cast<std::size_t>(req.angles.count), 0.0);
     if (!std::is_floating_point_v<T>) r.spectrumExact.assign(static_cast<std::size_t>(req.angles.count), 0);
     // Openings and erosions are oriented by their supremum, closings and dilations by their infimum.
     const bool bySup = req.op == MorphOp::Open || req.op == MorphOp::Erode;
     // The fold over angles is the same for every kind; only line paths have the sheared sweep.
-    if (req.kind == LineKind::Paths && (opt.algorithm == LineAlgorithm::Auto || opt.algorithm == LineAlgorithm::Sheared))
+    if (req.kind == LineKind::Paths && (opt.algorithm == LineAlgorithm::Auto || opt.algorithm == LineAlgorithm::Sheared)) {
         sweepSheared<T>(src, req, opt, bySup, r);
-    else
+    } else {
+        r.sup = Image<T>::unwritten(W, H);  // the first angle writes every pixel
+        r.inf = Image<T>::unwritten(W, H);
+        r.argIndex = Image<std::uint16_t>::unwritten(W, H);
         sweepByImages<T>(src, req, opt, bySup, r);
+    }
     r.strength = cpu::strengthOf(r.sup, r.inf, opt.threads);
     return r;
 }

@@ -34,7 +34,7 @@ SweepInProgress<T>::SweepInProgress(ImageView<const T> src, const SweepRequest& 
     for (int k = 0; k < req.angles.count && !anyFlat; ++k)
         anyFlat = !lineFamily(req.angles.angle(k), src.width, src.height).yMajor;
     if (anyFlat) {
-        srcT_ = Image<T>(src.height, src.width);
+        srcT_ = Image<T>::unwritten(src.height, src.width);
         cpu::transposeImage<T>(src, srcT_.view(), opt.threads);
     }
     const auto n = static_cast<std::size_t>(req.angles.count);
@@ -70,7 +70,7 @@ void SweepInProgress<T>::endPass() {
         cpu::PartialSweep<T> part = passes_->run->finish(opt_.threads);
         passes_->run.reset();
         if (!passes_->total.started) passes_->total = std::move(part);
-        else cpu::mergeInto(passes_->total, part, bySup_, opt_.threads);
+        else cpu::mergeInto(passes_->total, std::move(part), bySup_, opt_.threads);
     }
     last_ = -1;
 }

@@ -1,6 +1,9 @@
 // Picks the sheared kernels built for the best instruction set this processor has.
 #include "compute/cpu/sheared_line_morph.h"
 
+#include <cstdlib>
+#include <cstring>
+
 namespace linescope::cpu {
 
 #define LINESCOPE_DECLARE_ISA(isa)                                                                          \
@@ -31,8 +34,19 @@ Isa detectIsa() {
     return Isa::Generic;
 }
 
+// LINESCOPE_CPU_ISA=generic or avx2 caps the choice, so that one machine can test and time
+// every copy of the kernels (results are the same bit for bit); any other value is ignored.
+Isa cappedIsa() {
+    const Isa best = detectIsa();
+    const char* cap = std::getenv("LINESCOPE_CPU_ISA");
+    if (!cap) return best;
+    if (std::strcmp(cap, "generic") == 0) return Isa::Generic;
+    if (std::strcmp(cap, "avx2") == 0 && best == Isa::Avx512) return Isa::Avx2;
+    return best;
+}
+
 Isa isa() {
-    static const Isa chosen = detectIsa();
+    static const Isa chosen = cappedIsa();
     return chosen;
 }
 

@@ -1,5 +1,6 @@
 // Included once per instruction set (see sheared_line_morph_{generic,avx2,avx512}.cpp) with
 // LINESCOPE_ISA naming the namespace; the compiler vectorizes the lane loops for that set.
+#include "compute/cpu/lane_tail.h"
 #include "compute/cpu/pixel_order.h"
 #include "compute/cpu/sheared_strip.h"
 #include "compute/cpu/sweep_accumulate.h"
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 namespace linescope::cpu {
 inline namespace LINESCOPE_ISA {
@@ -52,9 +54,20 @@ inline void loadLanes(T* __restrict row, const T* __restrict s, int lo, int hi, 
         for (int j = 0; j < S; ++j) row[j] = canonical(s[j]);
         return;
     }
-    fillLanes(row, 0, lo, fill);
-    for (int j = lo; j < hi; ++j) row[j] = canonical(s[j - lo]);
-    fillLanes(row, std::max(hi, lo), S, fill);
+    // A row partly outside the image: filled whole, its inside copied over (vector loops
+    // and one masked tail, lane_tail.h, rather than three scalar loops).
+    fillLanes(row, 0, S, fill);
+    if (hi <= lo) return;
+    copyRange(row + lo, s, hi - lo);
+    if constexpr (std::is_floating_point_v<T>)
+        for (int j = 0; j < S; ++j) row[j] = canonical(row[j]);
+}
+
+// Lanes outside [lo, hi) of a row reset to `fill`: a select over every lane, which
+// vectorizes (two fills of a few lanes each would not).
+template <class T, int S>
+inline void maskLanes(T* __restrict row, int lo, int hi, T fill) {
+    for (int j = 0; j < S; ++j) row[j] = j < lo || j >= hi ? fill : row[j];
 }
 
 // One strip of lanes [u0, u0 + S) of a y-major family on `src`, over the rows its lines
@@ -90,8 +103,7 @@ template <class T, class Deliver>
     auto mask = [&](int i, T* row, T fill) {
         int lo, hi;
         geo.validLanes(static_cast<int>(r0) + i, lo, hi);
-        fillLanes(row, 0, lo, fill);
-        fillLanes(row, std::max(hi, lo), S, fill);
+        if (lo > 0 || hi < S) maskLanes<T, S>(row, lo, hi, fill);
     };
     auto store = [&](int i, const T* row) {
         const int t = static_cast<int>(r0) + i;
@@ -189,8 +201,7 @@ template <class T>
     auto mask = [&](int i, T* row, T fill) {
         int lo, hi;
         geo.validLanes(static_cast<int>(r0) + i, lo, hi);
-        fillLanes(row, 0, lo, fill);
-        fillLanes(row, std::max(hi, lo), S, fill);
+        if (lo > 0 || hi < S) maskLanes<T, S>(row, lo, hi, fill);
     };
 
     // Finished rows arrive in increasing t; a group is written back when the rows leave it.

@@ -13,6 +13,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 using namespace linescope;
 
@@ -242,6 +243,43 @@ private slots:
         if (type == 0) sweepCases<std::uint8_t>(mop, s.angles, s.w, s.h, s.lengths, failures);
         else if (type == 1) sweepCases<std::uint16_t>(mop, s.angles, s.w, s.h, s.lengths, failures);
         else sweepCases<float>(mop, s.angles, s.w, s.h, s.lengths, failures);
+        for (const QString& f : failures.mid(0, 10)) qWarning("%s", qPrintable(f));
+        QVERIFY2(failures.isEmpty(), qPrintable(QString::number(failures.size()) + " mismatches; first: " +
+                                                (failures.isEmpty() ? QString() : failures.first())));
+    }
+
+    // Images wider than a strip (whole registers and a tail in every row that a line leaves
+    // partly inside), and the angles shared among 1 to 5 workers: each worker's share is
+    // flat angles, upright ones or both (angle sets with the layouts' boundary anywhere).
+    void sharesAndWideRows_data() {
+        QTest::addColumn<int>("type");
+        QTest::addRow("uint8") << 0;
+        QTest::addRow("uint16") << 1;
+        QTest::addRow("float32") << 2;
+    }
+    void sharesAndWideRows() {
+        QFETCH(int, type);
+        QStringList failures;
+        visitPixelType(static_cast<PixelType>(type), [&](auto zero) {
+            using T = decltype(zero);
+            const int S = static_cast<int>(256 / sizeof(T));  // a strip's lanes
+            int seed = 900;
+            for (const auto& [w, h] : {std::pair{S + 45, 37}, std::pair{29, S + 70}})
+                for (const AngleSet& angles : {AngleSet{0, 6, 30}, AngleSet{40, 0.5, 20}, AngleSet{-5, 1, 10}})
+                    for (MorphOp op : {MorphOp::Open, MorphOp::Close}) {
+                        const Image<T> img = test::randomImage<T>(w, h, static_cast<std::uint64_t>(seed++));
+                        const SweepRequest req{op, 13, angles};
+                        const SweepResult<T> want = reference::referenceSweep<T>(img.cview(), req);
+                        for (int threads : {1, 2, 3, 5}) {
+                            const std::string where = std::string(pixelTypeName(pixelTypeOf<T>())) + " " +
+                                                      morphOpName(op) + " angles " + angleSetString(angles) + " size " +
+                                                      std::to_string(w) + "x" + std::to_string(h) + " threads " +
+                                                      std::to_string(threads);
+                            compareSweep(want, sweep<T>(img.cview(), req, EngineOptions{Backend::Cpu, LineAlgorithm::Auto, threads}),
+                                         where, failures);
+                        }
+                    }
+        });
         for (const QString& f : failures.mid(0, 10)) qWarning("%s", qPrintable(f));
         QVERIFY2(failures.isEmpty(), qPrintable(QString::number(failures.size()) + " mismatches; first: " +
                                                 (failures.isEmpty() ? QString() : failures.first())));
