@@ -65,7 +65,8 @@ void printTable(const std::string& title, const std::vector<Method>& methods, co
             err.push_back(e);
             ms.push_back(o.ms);
             none += o.estimate ? 0 : 1;
-            // A rotation below 0.1° is read when the answer lies nearer to it than to 0.
+            // A rotation below 0.1° is read when the answer lies within half the rotation of it
+            // (between half and one and a half times it: nearer to it than to 0, and not overshot by more).
             if (it.angle != 0 && std::abs(it.angle) < 0.1) {
                 ++small;
                 smallRead += e < 0.5 * std::abs(it.angle) ? 1 : 0;
@@ -224,7 +225,7 @@ int runSkewEval(const ArgList& args) {
                 cpuModel().c_str(), std::thread::hardware_concurrency(), threads > 0 ? std::to_string(threads).c_str() : "one per core",
                 otsuMs.empty() ? 0.0 : std::accumulate(otsuMs.begin(), otsuMs.end(), 0.0) / static_cast<double>(otsuMs.size()),
                 lept || !contains(run, "leptonica") ? "" : " Leptonica not built (pkg-config lept not found): its rows are left out.");
-    std::printf("A rotation below 0.1° is read when the answer lies nearer to it than to 0 (\"below 0.1° read\").\n");
+    std::printf("A rotation below 0.1° is read when the answer lies within half the rotation of it (\"below 0.1° read\").\n");
     for (DegradeProfile p : profiles)
         printTable(std::string("Profile ") + profileName(p), methods, items, [p](const SkewItem& s) { return s.profile == p; });
     for (const std::string& g : groups)

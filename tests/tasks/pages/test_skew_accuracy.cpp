@@ -138,7 +138,7 @@ private slots:
     }
 
     // Issue 20: rotations below 0.1° are not read as 0. Both crops at ±0.05° and ±0.07° in all
-    // three profiles: every answer must lie nearer to the rotation than to 0 (the evaluation's
+    // three profiles: every answer must lie within half the rotation of it (the evaluation's
     // "below 0.1° read"). The two-column crop's lines are shorter than the fine segment.
     void smallRotationsAreRead() {
         int read = 0, all = 0;
