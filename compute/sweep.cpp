@@ -118,13 +118,11 @@ cpu::RunPlanes<T> sweepAngles(ImageView<const T> src, ImageView<const T> srcT, c
 // that unbalances the shares by at most a few angles: a worker with both layouts fills and
 // merges a second set of planes, which costs more than those angles.
 std::vector<std::vector<int>> shareAngles(const AngleSet& angles, int width, int height, int workers) {
-    std::vector<int> order;
-    for (int pass = 0; pass < 2; ++pass)
-        for (int k = 0; k < angles.count; ++k)
-            if (lineFamily(angles.angle(k), width, height).yMajor == (pass == 1)) order.push_back(k);
-    int flat = 0;
-    while (flat < angles.count && !lineFamily(angles.angle(order[static_cast<std::size_t>(flat)]), width, height).yMajor)
-        ++flat;
+    std::vector<int> order, upright;
+    for (int k = 0; k < angles.count; ++k)
+        (lineFamily(angles.angle(k), width, height).yMajor ? upright : order).push_back(k);
+    const int flat = static_cast<int>(order.size());
+    order.insert(order.end(), upright.begin(), upright.end());
     const int slack = std::max(1, angles.count / 32);
     std::vector<std::vector<int>> shares(static_cast<std::size_t>(workers));
     int begin = 0;

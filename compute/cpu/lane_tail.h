@@ -20,11 +20,7 @@
 namespace linescope::cpu {
 inline namespace LINESCOPE_ISA {  // one copy per instruction set (see pixel_order.h)
 
-// Lanes of T in one register.
-template <class T>
-inline constexpr int kRegisterLanes = kVectorBytes / static_cast<int>(sizeof(T));
-
-// buf[0, C) = s[0, n) followed by zeros, for n < C = kRegisterLanes<T>; buf holds a register.
+// buf[0, C) = s[0, n) followed by zeros, for n < C = LaneVector<T>::C; buf holds a register.
 // Lanes past n are never read from s (they may lie outside the image).
 template <class T>
 [[gnu::always_inline]] inline void loadFew(T* __restrict buf, const T* __restrict s, int n) {
@@ -38,7 +34,7 @@ template <class T>
 #endif
 }
 
-// d[0, n) = buf[0, n), for n < kRegisterLanes<T>; d's lanes past n are not touched.
+// d[0, n) = buf[0, n), for n < LaneVector<T>::C; d's lanes past n are not touched.
 template <class T>
 [[gnu::always_inline]] inline void storeFew(T* __restrict d, const T* __restrict buf, int n) {
 #if defined(__AVX512BW__)
@@ -50,11 +46,14 @@ template <class T>
 }
 
 // loadFew and storeFew for n < C lanes of U, C counted in lanes of the pixel type beside it
-// (the u16 index plane beside u8 pixels: two registers; beside floats: half of one), with
-// buf rounded up to whole registers of U.
+// (the u16 index plane beside u8 pixels: two registers; beside floats: half of one); buf
+// holds kWholeLanes<U, C>.
+template <class U, int C>
+inline constexpr int kWholeLanes = C < LaneVector<U>::C ? LaneVector<U>::C : C;
+
 template <class U, int C>
 [[gnu::always_inline]] inline void loadFewWide(U* __restrict buf, const U* __restrict s, int n) {
-    constexpr int R = kRegisterLanes<U>;
+    constexpr int R = LaneVector<U>::C;
     for (int j = 0; j < C; j += R) {
         const int m = n - j;
         if (m >= R) LaneVector<U>::store(buf + j, LaneVector<U>::load(s + j));
@@ -63,7 +62,7 @@ template <class U, int C>
 }
 template <class U, int C>
 [[gnu::always_inline]] inline void storeFewWide(U* __restrict d, const U* __restrict buf, int n) {
-    constexpr int R = kRegisterLanes<U>;
+    constexpr int R = LaneVector<U>::C;
     for (int j = 0; j < C && j < n; j += R) {
         const int m = n - j;
         if (m >= R) LaneVector<U>::store(d + j, LaneVector<U>::load(buf + j));
@@ -74,7 +73,7 @@ template <class U, int C>
 // d[0, n) = s[0, n) for any n: whole registers, then the tail masked.
 template <class T>
 [[gnu::always_inline]] inline void copyRange(T* __restrict d, const T* __restrict s, int n) {
-    constexpr int C = kRegisterLanes<T>;
+    constexpr int C = LaneVector<T>::C;
     int j = 0;
     for (; j + C <= n; j += C) LaneVector<T>::store(d + j, LaneVector<T>::load(s + j));
     if (j < n) {

@@ -48,14 +48,13 @@ inline void sweepFoldLanes(const T* __restrict g, T* __restrict sup, T* __restri
 template <class T, bool bySup>
 inline void sweepFoldRow(const T* __restrict g, T* __restrict sup, T* __restrict inf, std::uint16_t* __restrict arg,
                          int width, std::uint16_t k) {
-    constexpr int C = kRegisterLanes<T>;
+    constexpr int C = LaneVector<T>::C;
     const int whole = width - width % C;
     sweepFoldLanes<T, bySup>(g, sup, inf, arg, whole, k);
     const int n = width - whole;
     if (n == 0) return;
     alignas(64) T gb[C], sb[C], ib[C];
-    // The index plane's lanes, in whole registers (half a register's worth beside floats).
-    alignas(64) std::uint16_t ab[(C + kRegisterLanes<std::uint16_t> - 1) / kRegisterLanes<std::uint16_t> * kRegisterLanes<std::uint16_t>];
+    alignas(64) std::uint16_t ab[kWholeLanes<std::uint16_t, C>];
     loadFew(gb, g + whole, n);
     loadFew(sb, sup + whole, n);
     loadFew(ib, inf + whole, n);
@@ -78,7 +77,7 @@ inline auto sweepRowSum(const T* __restrict g, int width) {
         // 32-bit partial sums vectorize with half the widening of 64-bit ones; 65536
         // values of at most 65535 still fit in 32 bits. The lanes past the last whole
         // register go through a zero-padded register (lane_tail.h).
-        constexpr int C = kRegisterLanes<T>;
+        constexpr int C = LaneVector<T>::C;
         const int whole = width - width % C;
         std::int64_t s = 0;
         for (int x0 = 0; x0 < whole; x0 += 65536) {

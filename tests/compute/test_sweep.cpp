@@ -206,6 +206,12 @@ void checkColours(const SweepResult<T>& r, const RgbImage& c, const std::string&
         }
 }
 
+// Logs the first failures and returns the line QVERIFY2 reports.
+QString summarize(const QStringList& failures) {
+    for (const QString& f : failures.mid(0, 10)) qWarning("%s", qPrintable(f));
+    return QString::number(failures.size()) + " mismatches; first: " + (failures.isEmpty() ? QString() : failures.first());
+}
+
 }  // namespace
 
 class TestSweep : public QObject {
@@ -243,9 +249,7 @@ private slots:
         if (type == 0) sweepCases<std::uint8_t>(mop, s.angles, s.w, s.h, s.lengths, failures);
         else if (type == 1) sweepCases<std::uint16_t>(mop, s.angles, s.w, s.h, s.lengths, failures);
         else sweepCases<float>(mop, s.angles, s.w, s.h, s.lengths, failures);
-        for (const QString& f : failures.mid(0, 10)) qWarning("%s", qPrintable(f));
-        QVERIFY2(failures.isEmpty(), qPrintable(QString::number(failures.size()) + " mismatches; first: " +
-                                                (failures.isEmpty() ? QString() : failures.first())));
+        QVERIFY2(failures.isEmpty(), qPrintable(summarize(failures)));
     }
 
     // Images wider than a strip (whole registers and a tail in every row that a line leaves
@@ -280,9 +284,7 @@ private slots:
                         }
                     }
         });
-        for (const QString& f : failures.mid(0, 10)) qWarning("%s", qPrintable(f));
-        QVERIFY2(failures.isEmpty(), qPrintable(QString::number(failures.size()) + " mismatches; first: " +
-                                                (failures.isEmpty() ? QString() : failures.first())));
+        QVERIFY2(failures.isEmpty(), qPrintable(summarize(failures)));
     }
 
     // The most angles a sweep takes: the orientation index reaches 719.
