@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -24,8 +25,15 @@ constexpr int kFoldShifts = 32;
 // table (at 41 points the table is faster: 0.57 against 0.79 ms an opening at 0°, H200).
 constexpr int kDirectWindow = 32;
 
-struct FoldShifts {
+// Planes a fold launch reads: a stage's folds are queued and made together, a few launches
+// for the whole stage instead of one a fold (each launch reads and writes the output once).
+constexpr int kFoldPlanes = 8;
+
+template <class T>
+struct FoldBatch {
+    DeviceImageView<const T> planes[kFoldPlanes];
     int2 s[kFoldShifts];
+    unsigned char plane[kFoldShifts];  // the plane each shift reads
     int n;
 };
 
@@ -149,11 +157,10 @@ __global__ void shortWindow(DeviceImageView<const T> F, DeviceImageView<T> out, 
     storeRun(out, x0, y, o);
 }
 
-// acc(p) = inner(acc(p), F(p + pad + s)) for the shifts, the positions outside F ignored
-// (`fresh`: as foldRange).
+// acc(p) = inner(acc(p), P(p + pad + s)) for the batch's shifts s and their planes P, the
+// positions outside a plane ignored (`fresh`: as foldRange).
 template <class T, bool IsMin>
-__global__ void foldShifts(DeviceImageView<const T> F, DeviceImageView<T> acc, int padX, int padY, FoldShifts shifts,
-                           bool fresh) {
+__global__ void foldShifts(FoldBatch<T> batch, DeviceImageView<T> acc, int padX, int padY, bool fresh) {
     using Op = ExtremeOp<T, IsMin>;
     constexpr int N = kPeriodicRun<T>;
     const int x0 = (blockIdx.x * kBlockX + threadIdx.x) * N, y = blockIdx.y * kBlockY + threadIdx.y;
@@ -162,7 +169,8 @@ __global__ void foldShifts(DeviceImageView<const T> F, DeviceImageView<T> acc, i
 #pragma unroll
     for (int i = 0; i < N; ++i)  // past the row's end: not stored
         a[i] = fresh ? Op::neutral() : acc.at(min(x0 + i, acc.width - 1), y);
-    for (int k = 0; k < shifts.n; ++k) foldPixels<T, IsMin>(F, x0 + padX + shifts.s[k].x, y + padY + shifts.s[k].y, a);
+    for (int k = 0; k < batch.n; ++k)
+        foldPixels<T, IsMin>(batch.planes[batch.plane[k]], x0 + padX + batch.s[k].x, y + padY + batch.s[k].y, a);
     storeRun(acc, x0, y, a);
 }
 
@@ -170,15 +178,18 @@ __global__ void foldShifts(DeviceImageView<const T> F, DeviceImageView<T> acc, i
 // plane's memory to the next one.
 inline std::atomic<std::uint64_t> planeSerial{0};
 
+// The memory is shared with the executor's queued folds, which may read a plane after the
+// recursion has let it go.
 template <class T>
 struct DevicePlane {
-    PoolArray memory;
+    std::shared_ptr<const PoolArray> memory;
     DeviceImageView<T> view;
     std::uint64_t serial = 0;
     DevicePlane() = default;
     DevicePlane(int w, int h, cudaStream_t s)
-        : memory(devicePitch(w, sizeof(T)) * static_cast<std::size_t>(h), s), serial(++planeSerial) {
-        view = {memory.as<T>(), w, h, devicePitch(w, sizeof(T))};
+        : memory(std::make_shared<const PoolArray>(devicePitch(w, sizeof(T)) * static_cast<std::size_t>(h), s)),
+          serial(++planeSerial) {
+        view = {memory->as<T>(), w, h, devicePitch(w, sizeof(T))};
     }
     std::size_t bytes() const { return view.pitch * static_cast<std::size_t>(view.height); }
 };
@@ -240,16 +251,39 @@ public:
         fresh_ = false;
     }
 
+    // Queued: min and max commute, so the stage's folds may be made in any order, together.
     void fold(const Plane& F, const std::vector<Offset>& shifts) {
-        for (std::size_t first = 0; first < shifts.size(); first += kFoldShifts) {
-            FoldShifts batch{};
-            batch.n = static_cast<int>(std::min<std::size_t>(kFoldShifts, shifts.size() - first));
-            for (int i = 0; i < batch.n; ++i) batch.s[i] = int2{shifts[first + i].dx, shifts[first + i].dy};
+        if (!shifts.empty()) queued_.push_back({F.memory, F.view, shifts});
+    }
+
+    // Makes the queued folds: batches of at most kFoldShifts shifts over kFoldPlanes planes.
+    void flush() {
+        FoldBatch<T> batch{};
+        int planes = 0;
+        auto launch = [&] {
+            if (batch.n == 0) return;
             foldShifts<T, IsMin><<<gridFor<T>(acc_.width, acc_.height), dim3(kBlockX, kBlockY), 0, s_>>>(
-                F.view, acc_, padX_, padY_, batch, fresh_);
+                batch, acc_, padX_, padY_, fresh_);
             LS_CUDA_CHECK_LAUNCH("foldShifts");
             fresh_ = false;
+            batch = FoldBatch<T>{};
+            planes = 0;
+        };
+        for (const QueuedFold& q : queued_) {
+            int index = -1;
+            for (const Offset& o : q.shifts) {
+                if (batch.n == kFoldShifts) launch();
+                if (index < 0 || planes == 0) {  // the plane's slot in this batch
+                    if (planes == kFoldPlanes) launch();
+                    index = planes;
+                    batch.planes[planes++] = q.view;
+                }
+                batch.s[batch.n] = int2{o.dx, o.dy};
+                batch.plane[batch.n++] = static_cast<unsigned char>(index);
+            }
         }
+        launch();
+        queued_.clear();
     }
 
     bool fresh() const { return fresh_; }
@@ -262,6 +296,12 @@ private:
         int top = -1;
         PoolArray levels;
     } table_;
+    struct QueuedFold {
+        std::shared_ptr<const PoolArray> keep;
+        DeviceImageView<const T> view;
+        std::vector<Offset> shifts;
+    };
+    std::vector<QueuedFold> queued_;
     DeviceImageView<T> acc_;
     bool fresh_ = true;  // no fold has written acc yet: the first one writes without reading it
     int padX_, padY_;
@@ -285,6 +325,7 @@ void runStage(DeviceImageView<const T> src, DeviceImageView<T> dst, const std::v
     LS_CUDA_CHECK_LAUNCH("padCopy");
     DeviceExecutor<T, IsMin> ex(dst, pad.x, pad.y, s);
     for (const DigitalLinePiece& p : pieces) digital_line::accumulate(ex, F, p);
+    ex.flush();
     if (ex.fresh()) {  // no piece folded anything: the neutral value everywhere
         fillNeutral<T, IsMin><<<gridFor<T>(dst.width, dst.height), dim3(kBlockX, kBlockY), 0, s>>>(dst);
         LS_CUDA_CHECK_LAUNCH("fillNeutral");
