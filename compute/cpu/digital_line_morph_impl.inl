@@ -33,14 +33,23 @@ LatticeWindowScratch<T>& windowScratch() {
     return scratch;
 }
 
+// Planes are told apart by a serial number, not their address: the pool hands a released
+// plane's memory to the next one.
+inline std::uint64_t nextPlaneSerial() {
+    thread_local std::uint64_t serial = 0;
+    return ++serial;
+}
+
 // A W×H plane of the padded working domain; its pixels come from and go back to the pool.
+// Written once, when made: a plane's serial names its contents.
 template <class T>
 struct Plane {
     int width = 0, height = 0;
     std::vector<T> px;
+    std::uint64_t serial = 0;
     Plane() = default;
     // Pixels unspecified: every caller writes all of them.
-    Plane(int w, int h) : width(w), height(h) {
+    Plane(int w, int h) : width(w), height(h), serial(nextPlaneSerial()) {
         auto& pool = bufferPool<T>();
         if (!pool.empty()) {
             px = std::move(pool.back());
@@ -49,12 +58,13 @@ struct Plane {
         px.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
     }
     Plane(int w, int h, T fill) : Plane(w, h) { std::fill(px.begin(), px.end(), fill); }
-    Plane(Plane&& o) noexcept : width(o.width), height(o.height), px(std::move(o.px)) {}
+    Plane(Plane&& o) noexcept : width(o.width), height(o.height), px(std::move(o.px)), serial(o.serial) {}
     Plane& operator=(Plane&& o) noexcept {
         release();
         width = o.width;
         height = o.height;
         px = std::move(o.px);
+        serial = o.serial;
         return *this;
     }
     ~Plane() { release(); }
@@ -138,7 +148,14 @@ public:
             fold(F, points);
             return;
         }
-        fold(window(F, step, lo, hi, exact), {s});
+        // The two end runs of a level are often the same window of the same plane at two
+        // shifts (63.4°, λ 251: two of 61 points): the last one is kept and read again.
+        const WindowKey key{F.serial, step, lo, hi, exact};
+        if (!(lastWindow_.width > 0 && lastKey_ == key)) {
+            lastWindow_ = window(F, step, lo, hi, exact);
+            lastKey_ = key;
+        }
+        fold(lastWindow_, {s});
     }
 
     Plane corner(const Plane& R, Offset u, Offset v) {
@@ -205,9 +222,21 @@ public:
     }
 
 private:
+    struct WindowKey {
+        std::uint64_t plane = 0;
+        Offset step;
+        std::int64_t lo = 0, hi = 0;
+        bool exact = false;
+        bool operator==(const WindowKey& o) const {
+            return plane == o.plane && step.dx == o.step.dx && step.dy == o.step.dy && lo == o.lo && hi == o.hi &&
+                   exact == o.exact;
+        }
+    };
     int W_, H_, padX_, padY_, threads_;
     ImageView<T> acc_;
     bool fresh_ = true;
+    Plane lastWindow_;  // the last long window foldWindow made, and what it is
+    WindowKey lastKey_;
 };
 
 template <class T, class O>
