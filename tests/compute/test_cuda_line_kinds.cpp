@@ -135,6 +135,27 @@ class TestCudaLineKinds : public QObject {
         }
         cpu::setDigitalLineLeafSize(0);
     }
+    // Angles near slopes of 1/2, 1/3 and 2 (63.4°: one run of two pixels a step, so the second
+    // level is one long run off the pixel's line): end runs longer than the direct folds
+    // take, read from the blocks of lattice_blocks.h, two shifts a launch.
+    template <class T>
+    void longEndRunsFor() {
+        const int w = 347, h = 293;
+        const Image<T> img = imageOf<T>(w, h, 29 + sizeof(T), test::ImageKind::Noise);
+        int i = 0;
+        for (const double angle : {63.4, 26.6, 116.6, 153.4, 71.6, 18.4, 243.4})
+            for (const int length : {101, 201}) {
+                const MorphOp op = kOps[i++ % 5];
+                const LineParams p{angle, length, LineKind::Segment};
+                EngineOptions reference{Backend::Cpu};
+                reference.algorithm = LineAlgorithm::Reference;
+                Image<T> want(w, h), got(w, h);
+                lineMorph<T>(op, img.cview(), want.view(), p, reference);
+                lineMorph<T>(op, img.cview(), got.view(), p, {Backend::Cuda});
+                if (auto d = test::firstDifference(want, got))
+                    QFAIL((where(LineKind::Segment, op, angle, length, w, h) + ": " + *d).c_str());
+            }
+    }
 private slots:
     void initTestCase() {
         std::string why;
@@ -167,6 +188,9 @@ private slots:
     void decompositionU8() { decompositionFor<std::uint8_t>(); }
     void decompositionU16() { decompositionFor<std::uint16_t>(); }
     void decompositionF32() { decompositionFor<float>(); }
+    void longEndRunsU8() { longEndRunsFor<std::uint8_t>(); }
+    void longEndRunsU16() { longEndRunsFor<std::uint16_t>(); }
+    void longEndRunsF32() { longEndRunsFor<float>(); }
 
     // A view into a bigger buffer (a stride that is not the width) in and out.
     void stridedViews() {
