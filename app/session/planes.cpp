@@ -131,9 +131,9 @@ bool rangeOf(const Snapshot& snapshot, Plane plane, double* min, double* max) {
 
 bool cellSamples(const Snapshot& snapshot, int step, std::vector<double>* angles, std::vector<double>* strengths) {
     if (!snapshot.spectrum || step < 1) return false;
-    const AngleSet& set = snapshot.spectrum->angles;
 #if defined(LINESCOPE_HAVE_CUDA)
     if (snapshot.device && snapshot.device->sweep) {
+        const AngleSet& set = snapshot.spectrum->angles;
         *angles = cuda::residentGrid(*snapshot.device->sweep->argIndex, step);
         for (double& a : *angles) a = set.angle(static_cast<int>(a));
         *strengths = cuda::residentGrid(*snapshot.device->sweep->strength, step);

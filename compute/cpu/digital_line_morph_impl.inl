@@ -91,6 +91,40 @@ void foldRows4(T* __restrict o, const T* __restrict r0, const T* __restrict r1, 
     for (int x = 0; x < n; ++x) o[x] = O::inner(O::inner(o[x], r0[x]), O::inner(O::inner(r1[x], r2[x]), r3[x]));
 }
 
+template <class T, class O>
+void innerRows2(T* __restrict o, const T* __restrict a, const T* __restrict b, int n) {
+    for (int x = 0; x < n; ++x) o[x] = O::inner(a[x], b[x]);
+}
+
+// A source row read at an offset: src[x] stands for o[x0 + x], x < x1 − x0.
+template <class T>
+struct ShiftedRow {
+    const T* src;
+    int x0, x1;
+};
+
+// o = the inner of the rows over n pixels, the neutral value where none reaches. Two rows
+// (the windows of two points and the corners) take one pass where both reach, a fill and a
+// fold only over the few pixels at the sides; other counts a fill and a fold a row.
+template <class T, class O>
+void innerOfRows(T* o, int n, const ShiftedRow<T>* rows, int count) {
+    const int both0 = count == 2 ? std::max(rows[0].x0, rows[1].x0) : 0;
+    const int both1 = count == 2 ? std::min(rows[0].x1, rows[1].x1) : 0;
+    if (both1 <= both0) {
+        std::fill(o, o + n, O::top());
+        for (int i = 0; i < count; ++i) foldRow<T, O>(o + rows[i].x0, rows[i].src, rows[i].x1 - rows[i].x0);
+        return;
+    }
+    std::fill(o, o + both0, O::top());
+    std::fill(o + both1, o + n, O::top());
+    for (int i = 0; i < 2; ++i) {
+        const ShiftedRow<T>& r = rows[i];
+        if (r.x0 < both0) foldRow<T, O>(o + r.x0, r.src, both0 - r.x0);
+        if (r.x1 > both1) foldRow<T, O>(o + both1, r.src + (both1 - r.x0), r.x1 - both1);
+    }
+    innerRows2<T, O>(o + both0, rows[0].src + (both0 - rows[0].x0), rows[1].src + (both0 - rows[1].x0), both1 - both0);
+}
+
 template <class T>
 void canonicalRow(const T* __restrict s, T* __restrict d, int n) {
     for (int x = 0; x < n; ++x) d[x] = canonical(s[x]);
@@ -123,15 +157,16 @@ public:
         Plane out(F.width, F.height);
         if (hi - lo + 1 <= kShortWindow) {  // the points' inner, those outside F ignored (exact)
             forRows(F.height, threads_, [&](int y) {
-                T* o = out.row(y);
-                std::fill(o, o + F.width, O::top());
+                ShiftedRow<T> rows[kShortWindow];
+                int count = 0;
                 for (std::int64_t i = lo; i <= hi; ++i) {
                     const std::int64_t sy = y + i * step.dy, dx = i * step.dx;
                     if (sy < 0 || sy >= F.height) continue;
                     const int x0 = static_cast<int>(std::clamp<std::int64_t>(-dx, 0, F.width));
                     const int x1 = static_cast<int>(std::clamp<std::int64_t>(F.width - dx, x0, F.width));
-                    foldRow<T, O>(o + x0, F.row(static_cast<int>(sy)) + dx + x0, x1 - x0);
+                    if (x1 > x0) rows[count++] = {F.row(static_cast<int>(sy)) + dx + x0, x0, x1};
                 }
+                innerOfRows<T, O>(out.row(y), F.width, rows, count);
             });
             return out;
         }
@@ -161,14 +196,15 @@ public:
     Plane corner(const Plane& R, Offset u, Offset v) {
         Plane out(R.width, R.height);
         forRows(R.height, threads_, [&](int y) {
-            T* o = out.row(y);
-            std::fill(o, o + R.width, O::top());
+            ShiftedRow<T> rows[2];
+            int count = 0;
             for (Offset s : {u, v}) {
                 const int sy = y + s.dy;
                 if (sy < 0 || sy >= R.height) continue;
                 const int x0 = std::max(0, -s.dx), x1 = std::min(R.width, R.width - s.dx);
-                if (x1 > x0) foldRow<T, O>(o + x0, R.row(sy) + s.dx + x0, x1 - x0);
+                if (x1 > x0) rows[count++] = {R.row(sy) + s.dx + x0, x0, x1};
             }
+            innerOfRows<T, O>(out.row(y), R.width, rows, count);
         });
         return out;
     }
