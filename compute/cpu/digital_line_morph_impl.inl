@@ -263,10 +263,7 @@ private:
         Offset step;
         std::int64_t lo = 0, hi = 0;
         bool exact = false;
-        bool operator==(const WindowKey& o) const {
-            return plane == o.plane && step.dx == o.step.dx && step.dy == o.step.dy && lo == o.lo && hi == o.hi &&
-                   exact == o.exact;
-        }
+        bool operator==(const WindowKey&) const = default;
     };
     int W_, H_, padX_, padY_, threads_;
     ImageView<T> acc_;
